@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Everything, from a fresh clone: set up, create the work tree from the
+# series, check the round trip, build, run the tests in the VM, run the
+# static checks, and print "N passed, N failed, N skipped".
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+start=$(date +%s)
+mkdir -p "$BUILD"
+all=$BUILD/check-results
+: >"$all"
+record() { # record <PASS|FAIL> <name>
+	echo "$1 $2" >>"$all"
+	echo "$1 $2"
+}
+phase() { # phase <name> <command...>: one result for the phase itself
+	local name=$1 t0=$(date +%s); shift
+	log "$name"
+	if "$@"; then record PASS "$name"; else record FAIL "$name"; return 1; fi
+	log "$name: $(( $(date +%s) - t0 ))s"
+}
+
+phase setup "$ROOT/dev/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
+phase "base tree + series (git am)" "$ROOT/dev/base.sh" || { echo "$(grep -c ^PASS "$all") passed, 1 failed"; exit 1; }
+phase "round trip (patches, series, mirrors)" "$ROOT/dev/check-roundtrip.sh"
+if phase "kernel build" "$ROOT/dev/build.sh" &&
+   phase "selftests build" "$ROOT/dev/selftests.sh"; then
+	"$ROOT/dev/vm-tests.sh"
+	cat "$BUILD/vm-results${DEBUG:+-debug}" >>"$all"
+	if [ -z "${QUICK:-}" ]; then
+		"$ROOT/dev/static-checks.sh"
+		cat "$BUILD/static-results" >>"$all"
+	fi
+fi
+
+echo
+echo "Summary ($(( $(date +%s) - start ))s):"
+grep -E '^(FAIL|SKIP)' "$all" || true
+p=$(grep -c '^PASS' "$all"); f=$(grep -c '^FAIL' "$all"); s=$(grep -c '^SKIP' "$all")
+echo "$p passed, $f failed, $s skipped"
+[ "$f" = 0 ]

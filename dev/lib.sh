@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings for the prepage project scripts; sourced, not run.
+# shellcheck shell=bash
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+# Caches shared between clones and CI runs on one machine (never in the repo).
+CACHE=${PREPAGE_CACHE:-$HOME/.cache/prepage}
+TARBALL=${PREPAGE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+# The 6.12.y release the series was last exported against.
+BASE_VERSION=$(cat "$ROOT/dev/BASE_VERSION")
+KSRC=$BUILD/linux           # work tree: base commit + series as commits
+KOBJ=$BUILD/obj${DEBUG:+-debug}   # O= output for the test kernel
+BASE_TAG=prepage-base
+BRANCH=prepage
+JOBS=${JOBS:-$(( $(nproc) + 1 ))}
+
+# Fixed identity and dates make the base commit and re-applied series
+# reproducible, so exported patches are byte-identical across machines.
+export GIT_CONFIG_NOSYSTEM=1
+FIXED_DATE="2000-01-01T00:00:00Z"
+
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_BASEDIR=$ROOT
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+
+log()  { printf '==> %s\n' "$*" >&2; }
+die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+kmake() {
+	# kmake <srcdir> <objdir> args...: build with ccache, quietly.
+	local src=$1 obj=$2; shift 2
+	make -C "$src" O="$obj" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP="$FIXED_DATE" KBUILD_BUILD_USER=prepage \
+		KBUILD_BUILD_HOST=prepage "$@"
+}
+
+# git in the work tree with a fixed committer, so 'git am' is reproducible.
+kgit() {
+	git -C "${KGIT_DIR:-$KSRC}" -c user.name=prepage -c user.email=prepage@localhost \
+		-c advice.detachedHead=false "$@"
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what the project needs on a fresh Debian 12 machine. Idempotent:
+# does nothing when everything is there.
+set -euo pipefail
+
+pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
+      busybox-static flex bison bc libelf-dev libssl-dev cpio e2fsprogs
+      quilt xz-utils file make gcc libc6-dev python3 perl git kmod)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "==> installing: ${missing[*]}" >&2
+	sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >/dev/null
+fi
+echo "==> tools: $(qemu-system-x86_64 --version | head -1); sparse $(sparse --version); spatch $(spatch --version 2>&1 | head -1 | awk '{print $3}'); ccache $(ccache --version | head -1 | awk '{print $3}')" >&2

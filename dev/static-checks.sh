@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Static checks of the series. Prints one "PASS|FAIL <check>" line per
+# check (details of failures above it) and exits non-zero if any failed.
+#
+#  - checkpatch.pl --strict on every patch (exceptions: dev/checkpatch.exceptions)
+#  - kernel-doc -none -Wall: new sources clean, touched sources no new warnings
+#  - each patch, applied in order, builds (bzImage; selftests it touches)
+#  - sparse (C=2) and coccicheck on the kernel .c files the series adds or
+#    touches: no report that the base does not already have
+#  - the series applies to an extracted base tree with quilt
+#
+# The build walk runs in the work tree and its build directory (only the
+# files a patch touches are rebuilt) and returns to the branch head; the
+# work tree must be clean and hold exactly the committed series.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+chk=$KSRC
+chkobj=$KOBJ
+res=$BUILD/static-results
+mkdir -p "$BUILD"
+: >"$res"
+pass() { echo "PASS $*" | tee -a "$res"; }
+fail() { echo "FAIL $*" | tee -a "$res"; }
+step() { log "$*"; }
+
+[ -d "$chk/.git" ] || die "no work tree at $chk: run dev/base.sh"
+[ -z "$(git -C "$chk" status --porcelain --untracked-files=no)" ] ||
+	die "$chk has uncommitted changes"
+exp=$(mktemp -d)
+"$ROOT/dev/export.sh" "$chk" "$exp" 2>/dev/null
+diff -r -q "$exp/patches" "$ROOT/patches" >/dev/null ||
+	die "$chk does not hold the committed series: run dev/export.sh (or FORCE=1 dev/base.sh)"
+rm -rf "$exp"
+head_ref=$(git -C "$chk" symbolic-ref -q --short HEAD || git -C "$chk" rev-parse HEAD)
+trap 'git -C "$chk" checkout -q "$head_ref"' EXIT
+base=$(git -C "$chk" rev-parse "$BASE_TAG")
+mapfile -t commits < <(git -C "$chk" rev-list --reverse "$BASE_TAG..HEAD")
+mapfile -t patches < <(grep -v '^\s*\(#\|$\)' "$ROOT/series")
+[ "${#commits[@]}" = "${#patches[@]}" ] || die "series/commit count mismatch"
+
+# --- checkpatch -----------------------------------------------------------
+for p in "${patches[@]}"; do
+	rep=$("$chk/scripts/checkpatch.pl" --strict --no-summary --show-types \
+		--terse "$ROOT/patches/$p" 2>&1 || true)
+	bad=$(printf '%s\n' "$rep" | grep -E ': (ERROR|WARNING|CHECK):' | while read -r l; do
+		type=$(sed -E 's/.*: (ERROR|WARNING|CHECK):([A-Z_]+):.*/\2/' <<<"$l")
+		ok=0
+		while read -r glob etype why; do
+			case "$glob" in ''|'#'*) continue ;; esac
+			# shellcheck disable=SC2254
+			case "$p" in $glob) [ "$etype" = "$type" ] && [ -n "$why" ] && ok=1 ;; esac
+		done <"$ROOT/dev/checkpatch.exceptions"
+		[ $ok = 1 ] || echo "$l"
+	done)
+	if [ -z "$bad" ]; then pass "checkpatch $p"; else echo "$bad"; fail "checkpatch $p"; fi
+done
+
+# Files the series adds or modifies, by kind.
+mapfile -t added < <(git -C "$chk" diff --name-only --diff-filter=A "$base" HEAD)
+mapfile -t touched < <(git -C "$chk" diff --name-only --diff-filter=AM "$base" HEAD)
+ksrcs=()   # kernel C sources (not tools/) that the series adds or touches
+for f in "${touched[@]}"; do
+	case "$f" in tools/*|scripts/*) ;; *.c) ksrcs+=("$f") ;; esac
+done
+
+# --- kernel-doc -------------------------------------------------------------
+kdoc() { (cd "$chk" && scripts/kernel-doc -none -Wall "$1" 2>&1 | sed -E 's/:[0-9]+:/:/' | sort); }
+for f in "${touched[@]}"; do
+	case "$f" in tools/*|scripts/*|Documentation/*) continue ;; *.c|*.h) ;; *) continue ;; esac
+	now=$(git -C "$chk" checkout -q HEAD && kdoc "$f")
+	if printf '%s\n' "${added[@]}" | grep -qxF "$f"; then
+		was=""
+	else
+		was=$(git -C "$chk" checkout -q "$base" && kdoc "$f")
+		git -C "$chk" checkout -q HEAD
+	fi
+	new=$(comm -13 <(printf '%s\n' "$was") <(printf '%s\n' "$now") | sed '/^$/d')
+	if [ -z "$new" ]; then pass "kernel-doc $f"; else echo "$new"; fail "kernel-doc $f"; fi
+done
+git -C "$chk" checkout -q HEAD
+
+# --- per-patch build, with sparse and coccicheck at base and head ----------
+[ -f "$chkobj/.config" ] || die "no configured kernel in $chkobj: run dev/build.sh"
+cfgsum=$(sha256sum "$chkobj/.config" | cut -c1-12)
+
+# analyse <tool> <commit>: reports for ksrcs, line numbers dropped, cached
+# for the base (it never changes for a given tarball and config).
+analyse() {
+	local tool=$1 rev=$2 f o key cache out=""
+	for f in "${ksrcs[@]}"; do
+		[ -f "$chk/$f" ] || continue
+		o=${f%.c}.o
+		key=$CACHE/static/$tool-$(git -C "$chk" rev-parse "$rev:$f" 2>/dev/null)-$cfgsum
+		if [ "$rev" = "$base" ] && [ -f "$key" ]; then
+			out+=$(cat "$key")$'\n'
+			continue
+		fi
+		local r
+		case $tool in
+		sparse) r=$(kmake "$chk" "$chkobj" C=2 "$o" 2>&1 |
+				grep -E '(warning|error):' || true) ;;
+		cocci) r=$(kmake "$chk" "$chkobj" C=2 CHECK="$chk/scripts/coccicheck" \
+				MODE=report "$o" 2>&1 | grep -E "^$f:|^\./$f:" || true) ;;
+		esac
+		r=$(printf '%s\n' "$r" | sed -E "s#^(\./|$chk/)##; s/:[0-9]+(:[0-9]+)?(-[0-9]+)?:/:/" | sed '/^$/d' | sort)
+		if [ "$rev" = "$base" ]; then mkdir -p "$CACHE/static"; printf '%s\n' "$r" >"$key"; fi
+		out+=$r$'\n'
+	done
+	printf '%s' "$out" | sed '/^$/d' | sort
+}
+
+git -C "$chk" checkout -q "$base"
+step "base: building $(git -C "$chk" log -1 --format=%s) in $chkobj"
+kmake "$chk" "$chkobj" -s olddefconfig >/dev/null
+if ! kmake "$chk" "$chkobj" -s bzImage >"$BUILD/check-build.log" 2>&1; then
+	tail -20 "$BUILD/check-build.log"; die "the base does not build"
+fi
+step "base: sparse and coccicheck on ${ksrcs[*]}"
+sparse_base=$(analyse sparse "$base")
+cocci_base=$(analyse cocci "$base")
+
+i=0
+for c in "${commits[@]}"; do
+	p=${patches[$i]}; i=$((i + 1))
+	git -C "$chk" checkout -q "$c"
+	step "patch $i/${#commits[@]}: build ($p)"
+	if kmake "$chk" "$chkobj" -s olddefconfig >/dev/null &&
+	   kmake "$chk" "$chkobj" -s bzImage >"$BUILD/check-build.log" 2>&1; then
+		# W=1 on the kernel objects this patch touches.
+		objs=$(git -C "$chk" diff --name-only "$c~1" "$c" | grep -E '^(mm|fs|kernel|include/linux)/.*\.c$' | sed 's/\.c$/.o/' || true)
+		warn=""
+		[ -z "$objs" ] || warn=$(kmake "$chk" "$chkobj" -s W=1 $objs 2>&1 | grep -E 'warning:|error:' || true)
+		if [ -z "$warn" ]; then pass "build $p"; else echo "$warn"; fail "build $p (W=1 warnings in touched files)"; fi
+	else
+		tail -30 "$BUILD/check-build.log"; fail "build $p"
+	fi
+	if git -C "$chk" diff --name-only "$c~1" "$c" | grep -q '^tools/testing/selftests/'; then
+		t=$(git -C "$chk" diff --name-only "$c~1" "$c" | sed -n 's#^tools/testing/selftests/\([^/]*\)/.*#\1#p' | sort -u | tr '\n' ' ')
+		if make -s -C "$chk/tools/testing/selftests" O="$BUILD/check-kst" TARGETS="$t" \
+			KHDR_INCLUDES="-isystem $chkobj/usr/include" >"$BUILD/check-kst.log" 2>&1 &&
+			! grep -q 'warning:' "$BUILD/check-kst.log"; then
+			pass "selftests build $p ($t)"
+		else
+			tail -30 "$BUILD/check-kst.log"; fail "selftests build $p ($t)"
+		fi
+	fi
+done
+rm -rf "$BUILD/check-kst"
+
+step "head: sparse and coccicheck on ${ksrcs[*]}"
+for tool in sparse cocci; do
+	was=sparse_base; [ $tool = cocci ] && was=cocci_base
+	now=$(analyse $tool HEAD)
+	new=$(comm -13 <(printf '%s\n' "${!was}") <(printf '%s\n' "$now") | sed '/^$/d')
+	if [ -z "$new" ]; then pass "$tool (${#ksrcs[@]} files, $(printf '%s\n' "$now" | sed '/^$/d' | wc -l) reports, none new)"
+	else echo "$new"; fail "$tool: new reports"; fi
+done
+
+# --- quilt on an extracted tree ---------------------------------------------
+q=$(mktemp -d "$BUILD/quilt.XXXXXX")
+git -C "$chk" archive "$base" | tar -x -C "$q"
+if (cd "$q" && QUILT_PATCHES="$ROOT/patches" QUILT_SERIES="$ROOT/series" \
+	quilt push -a -q --fuzz=0 >"$BUILD/quilt.log" 2>&1); then
+	pass "quilt push -a (${#patches[@]} patches)"
+else
+	tail -20 "$BUILD/quilt.log"; fail "quilt push -a"
+fi
+rm -rf "$q"
+
+grep -q '^FAIL' "$res" && exit 1
+exit 0

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot the test kernel in QEMU (TCG; KVM=1 to opt in where nested KVM
+# works) with a busybox initramfs and zram swap, run a command in the
+# guest, and exit with the guest command's status.
+#
+#   dev/vm.sh [-t SECONDS] [-l LOG] [-k] [-- COMMAND...]
+#     -t   timeout for the whole VM run (default 600)
+#     -l   also write the full console log here
+#     -k   include the installed kselftests (build/kselftest) at /kselftest
+#   With no COMMAND, an interactive shell on the serial console.
+#   DEBUG=1 boots the debug kernel (build/obj-debug).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+timeout=600 log= with_kst=0
+while getopts t:l:k o; do
+	case $o in
+	t) timeout=$OPTARG ;;
+	l) log=$OPTARG ;;
+	k) with_kst=1 ;;
+	*) die "usage: dev/vm.sh [-t SECONDS] [-l LOG] [-k] [-- COMMAND...]" ;;
+	esac
+done
+shift $((OPTIND - 1))
+
+kernel=$KOBJ/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no kernel at $kernel: run dev/build.sh"
+command -v busybox >/dev/null || die "busybox missing: run dev/setup.sh"
+
+stage=$(mktemp -d "$BUILD/initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root}
+cp "$(command -v busybox)" "$stage/bin/busybox"
+for a in $(busybox --list); do
+	[ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
+done
+install -m 755 "$ROOT/dev/guest-init" "$stage/init"
+if [ $# -eq 0 ]; then
+	echo 'exec setsid cttyhack sh' >"$stage/cmd"
+	interactive=1
+else
+	printf '%s\n' "$*" >"$stage/cmd"
+	interactive=0
+fi
+if [ "$with_kst" = 1 ]; then
+	[ -x "$BUILD/kselftest/run_kselftest.sh" ] || die "no kselftests in $BUILD/kselftest: run dev/selftests.sh"
+	cp -a "$BUILD/kselftest" "$stage/kselftest"
+fi
+# Dynamically linked test programs: bring their libraries along.
+find "$stage" -type f -perm -u+x ! -name busybox -exec file {} + 2>/dev/null |
+	grep -E 'ELF.*dynamically' | cut -d: -f1 | while read -r f; do
+	ldd "$f" | grep -oE '/[^ ]+' ; done | sort -u | while read -r lib; do
+	mkdir -p "$stage$(dirname "$lib")"
+	cp -L "$lib" "$stage$lib"
+done
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$stage.cpio.gz"
+trap 'rm -rf "$stage" "$stage.cpio.gz"' EXIT
+
+accel=(-accel tcg -cpu max)
+[ "${KVM:-0}" = 1 ] && accel=(-accel kvm -cpu host)
+qemu=(qemu-system-x86_64 "${accel[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}"
+      -kernel "$kernel" -initrd "$stage.cpio.gz" -nographic -no-reboot
+      -append "console=ttyS0 panic=-1 oops=panic rdinit=/init ${VM_APPEND:-}"
+      ${VM_QEMU_ARGS:-})
+
+if [ "$interactive" = 1 ]; then
+	exec "${qemu[@]}"
+fi
+out=$(mktemp "$BUILD/console.XXXXXX")
+trap 'rm -rf "$stage" "$stage.cpio.gz" "$out"' EXIT
+set +e
+timeout --foreground -k 10 "$timeout" "${qemu[@]}" </dev/null >"$out" 2>&1
+qrc=$?
+set -e
+tr -d '\r' <"$out" >"$out.tmp" && mv "$out.tmp" "$out"
+[ -n "$log" ] && cp "$out" "$log"
+# Guest output between the init banner and the exit line goes to stdout.
+sed -n '/^PREPAGE-GUEST: /,/^PREPAGE-GUEST-EXIT: /p' "$out"
+rc=$(sed -n 's/^PREPAGE-GUEST-EXIT: \([0-9]*\)$/\1/p' "$out" | tail -n 1)
+if [ -z "$rc" ]; then
+	[ "$qrc" = 124 ] && echo "vm: timed out after ${timeout}s" >&2
+	echo "vm: the guest did not report an exit status (qemu rc=$qrc); console tail:" >&2
+	tail -n 40 "$out" >&2
+	exit 125
+fi
+if grep -qE 'Kernel panic|BUG:|WARNING:|Oops|KASAN|kmemleak: .* new suspected|possible recursive locking|circular locking' "$out"; then
+	echo "vm: the kernel reported a problem:" >&2
+	grep -nE -A20 'Kernel panic|BUG:|WARNING:|Oops|KASAN|kmemleak|locking' "$out" | head -60 >&2
+	exit 126
+fi
+exit "$rc"
