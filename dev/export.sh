@@ -26,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 GIT_COMMITTER_DATE=$(git -C "$src" log -1 --format=%ad --date=raw HEAD) \
 git -C "$src" -c core.abbrev=12 -c diff.renames=true format-patch -q \
 	--zero-commit --no-signature --cover-letter --base="$BASE_TAG" \
-	--thread=shallow -o "$tmp" "$BASE_TAG..HEAD"
+	-o "$tmp" "$BASE_TAG..HEAD"
 
 if [ -f "$cover" ]; then
 	python3 - "$cover" "$tmp/0000-cover-letter.patch" <<'PY'

@@ -6,7 +6,8 @@ set -euo pipefail
 
 pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
       busybox-static flex bison bc libelf-dev libssl-dev cpio e2fsprogs
-      quilt xz-utils file make gcc libc6-dev python3 perl git kmod)
+      quilt xz-utils file make gcc libc6-dev python3 python3-ply python3-git
+      perl git kmod)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
