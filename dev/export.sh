@@ -64,6 +64,6 @@ git -C "$src" diff --name-only --diff-filter=A "$BASE_TAG..HEAD" | while read -r
 	esac
 	mkdir -p "$out/$(dirname "$m")"
 	git -C "$src" show "HEAD:$f" >"$out/$m"
-	[ -x "$src/$f" ] && chmod +x "$out/$m"
+	if [ -x "$src/$f" ]; then chmod +x "$out/$m"; fi
 done
 log "exported $n patches + cover letter to $out/patches, series and mirrors"

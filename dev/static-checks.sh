@@ -86,7 +86,7 @@ cfgsum=$(sha256sum "$chkobj/.config" | cut -c1-12)
 # analyse <tool> <commit>: reports for ksrcs, line numbers dropped, cached
 # for the base (it never changes for a given tarball and config).
 analyse() {
-	local tool=$1 rev=$2 f o key cache out=""
+	local tool=$1 rev=$2 f o key out=""
 	for f in "${ksrcs[@]}"; do
 		[ -f "$chk/$f" ] || continue
 		o=${f%.c}.o
@@ -97,10 +97,14 @@ analyse() {
 		fi
 		local r
 		case $tool in
-		sparse) r=$(kmake "$chk" "$chkobj" C=2 "$o" 2>&1 |
-				grep -E '(warning|error):' || true) ;;
+		sparse) r=$(kmake "$chk" "$chkobj" C=2 "$o" 2>&1)
+			grep -qE "CHECK +$f" <<<"$r" || { echo "sparse did not run on $f" >&2; return 1; }
+			r=$(grep -E '(warning|error):' <<<"$r" || true) ;;
 		cocci) r=$(kmake "$chk" "$chkobj" C=2 CHECK="$chk/scripts/coccicheck" \
-				MODE=report "$o" 2>&1 | grep -E "^$f:|^\./$f:" || true) ;;
+				MODE=report "$o" 2>&1)
+			# coccicheck echoes each spatch run: none means it did not run.
+			grep -q 'spatch .*--cocci-file' <<<"$r" || { echo "coccicheck did not run on $f" >&2; return 1; }
+			r=$(grep -E "^(\./|$chk/)?$f:[0-9]" <<<"$r" || true) ;;
 		esac
 		r=$(printf '%s\n' "$r" | sed -E "s#^(\./|$chk/)##; s/:[0-9]+(:[0-9]+)?(-[0-9]+)?:/:/" | sed '/^$/d' | sort)
 		if [ "$rev" = "$base" ]; then mkdir -p "$CACHE/static"; printf '%s\n' "$r" >"$key"; fi
@@ -116,8 +120,8 @@ if ! kmake "$chk" "$chkobj" -s bzImage >"$BUILD/check-build.log" 2>&1; then
 	tail -20 "$BUILD/check-build.log"; die "the base does not build"
 fi
 step "base: sparse and coccicheck on ${ksrcs[*]}"
-sparse_base=$(analyse sparse "$base")
-cocci_base=$(analyse cocci "$base")
+sparse_base=$(analyse sparse "$base") || die "sparse failed on the base"
+cocci_base=$(analyse cocci "$base") || die "coccicheck failed on the base"
 
 i=0
 for c in "${commits[@]}"; do
@@ -150,7 +154,7 @@ rm -rf "$BUILD/check-kst"
 step "head: sparse and coccicheck on ${ksrcs[*]}"
 for tool in sparse cocci; do
 	was=sparse_base; [ $tool = cocci ] && was=cocci_base
-	now=$(analyse $tool HEAD)
+	if ! now=$(analyse $tool HEAD); then fail "$tool (did not run)"; continue; fi
 	new=$(comm -13 <(printf '%s\n' "${!was}") <(printf '%s\n' "$now") | sed '/^$/d')
 	if [ -z "$new" ]; then pass "$tool (${#ksrcs[@]} files, $(printf '%s\n' "$now" | sed '/^$/d' | wc -l) reports, none new)"
 	else echo "$new"; fail "$tool: new reports"; fi
