@@ -31,7 +31,12 @@ if phase "kernel build" "$ROOT/dev/build.sh" &&
 	cat "$BUILD/vm-results${DEBUG:+-debug}" >>"$all"
 	if [ -z "${QUICK:-}" ]; then
 		"$ROOT/dev/static-checks.sh"
+		src=$?
 		cat "$BUILD/static-results" >>"$all"
+		# An abort (not a failed check) leaves no FAIL line of its own.
+		if [ $src != 0 ] && ! grep -q '^FAIL' "$BUILD/static-results"; then
+			record FAIL "static checks (aborted, exit $src)"
+		fi
 	fi
 fi
 

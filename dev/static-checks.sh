@@ -98,7 +98,7 @@ analyse() {
 		local r
 		case $tool in
 		sparse) r=$(kmake "$chk" "$chkobj" C=2 "$o" 2>&1)
-			grep -qE "CHECK +$f" <<<"$r" || { echo "sparse did not run on $f" >&2; return 1; }
+			grep -qE "CHECK +(\S*/)?$f\$" <<<"$r" || { echo "sparse did not run on $f" >&2; return 1; }
 			r=$(grep -E '(warning|error):' <<<"$r" || true) ;;
 		cocci) r=$(kmake "$chk" "$chkobj" C=2 CHECK="$chk/scripts/coccicheck" \
 				MODE=report "$o" 2>&1)
@@ -113,9 +113,20 @@ analyse() {
 	printf '%s' "$out" | sed '/^$/d' | sort
 }
 
+# Each step starts from the head's .config: olddefconfig at an earlier
+# step drops the symbols later patches add, and they must come back on.
+# Kbuild tracks config symbols per file, so only their users rebuild.
+headcfg=$BUILD/head.config
+cp "$chkobj/.config" "$headcfg"
+stepconfig() {
+	cp "$headcfg" "$chkobj/.config"
+	kmake "$chk" "$chkobj" -s olddefconfig >/dev/null
+}
+trap 'git -C "$chk" checkout -q "$head_ref"; cp "$headcfg" "$chkobj/.config"' EXIT
+
 git -C "$chk" checkout -q "$base"
 step "base: building $(git -C "$chk" log -1 --format=%s) in $chkobj"
-kmake "$chk" "$chkobj" -s olddefconfig >/dev/null
+stepconfig
 if ! kmake "$chk" "$chkobj" -s bzImage >"$BUILD/check-build.log" 2>&1; then
 	tail -20 "$BUILD/check-build.log"; die "the base does not build"
 fi
@@ -128,7 +139,7 @@ for c in "${commits[@]}"; do
 	p=${patches[$i]}; i=$((i + 1))
 	git -C "$chk" checkout -q "$c"
 	step "patch $i/${#commits[@]}: build ($p)"
-	if kmake "$chk" "$chkobj" -s olddefconfig >/dev/null &&
+	if stepconfig &&
 	   kmake "$chk" "$chkobj" -s bzImage >"$BUILD/check-build.log" 2>&1; then
 		# W=1 on the kernel objects this patch touches.
 		objs=$(git -C "$chk" diff --name-only "$c~1" "$c" | grep -E '^(mm|fs|kernel|include/linux)/.*\.c$' | sed 's/\.c$/.o/' || true)
