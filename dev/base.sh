@@ -88,4 +88,7 @@ while read -r p; do
 		die "patch $n ($p) does not apply to Linux $ver (series exported against $BASE_VERSION)"
 	fi
 done <"$ROOT/series"
+# Remember what this tree was made from: dev/check-roundtrip.sh reuses a
+# tree whose head is still exactly the committed series applied.
+echo "$(series_digest) $(git -C "$dest" rev-parse HEAD)" >"$dest/.git/prepage-applied"
 log "work tree $dest: Linux $ver + $n patches on branch $BRANCH (base tag $BASE_TAG)"

@@ -6,10 +6,19 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-rt=$BUILD/roundtrip
 out=$(mktemp -d)
-trap 'rm -rf "$out" "$rt"' EXIT
-FORCE=1 "$ROOT/dev/base.sh" "$rt" >/dev/null
+# The work tree will do if it was made from the committed series and its
+# head has not moved since; otherwise apply the series to a fresh clone.
+made=$(cat "$KSRC/.git/prepage-applied" 2>/dev/null || true)
+if [ -n "$made" ] && [ "$made" = "$(series_digest) $(git -C "$KSRC" rev-parse HEAD)" ] &&
+   [ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ]; then
+	rt=$KSRC
+	trap 'rm -rf "$out"' EXIT
+else
+	rt=$BUILD/roundtrip
+	trap 'rm -rf "$out" "$rt"' EXIT
+	FORCE=1 "$ROOT/dev/base.sh" "$rt" >/dev/null
+fi
 cp "$ROOT/patches/0000-cover-letter.patch" "$out/" 2>/dev/null || true
 "$ROOT/dev/export.sh" "$rt" "$out" 2>/dev/null
 rc=0

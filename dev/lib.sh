@@ -41,3 +41,8 @@ kgit() {
 	git -C "${KGIT_DIR:-$KSRC}" -c user.name=prepage -c user.email=prepage@localhost \
 		-c advice.detachedHead=false "$@"
 }
+
+# Digest of the committed series (the series file and every patch).
+series_digest() {
+	(cd "$ROOT" && cat series patches/*.patch) | sha256sum | cut -c1-16
+}

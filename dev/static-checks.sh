@@ -67,17 +67,17 @@ done
 kdoc() { (cd "$chk" && scripts/kernel-doc -none -Wall "$1" 2>&1 | sed -E 's/:[0-9]+:/:/' | sort); }
 for f in "${touched[@]}"; do
 	case "$f" in tools/*|scripts/*|Documentation/*) continue ;; *.c|*.h) ;; *) continue ;; esac
-	now=$(git -C "$chk" checkout -q HEAD && kdoc "$f")
+	now=$(git -C "$chk" checkout -q "$head_ref" && kdoc "$f")
 	if printf '%s\n' "${added[@]}" | grep -qxF "$f"; then
 		was=""
 	else
 		was=$(git -C "$chk" checkout -q "$base" && kdoc "$f")
-		git -C "$chk" checkout -q HEAD
+		git -C "$chk" checkout -q "$head_ref"
 	fi
 	new=$(comm -13 <(printf '%s\n' "$was") <(printf '%s\n' "$now") | sed '/^$/d')
 	if [ -z "$new" ]; then pass "kernel-doc $f"; else echo "$new"; fail "kernel-doc $f"; fi
 done
-git -C "$chk" checkout -q HEAD
+git -C "$chk" checkout -q "$head_ref"
 
 # --- per-patch build, with sparse and coccicheck at base and head ----------
 [ -f "$chkobj/.config" ] || die "no configured kernel in $chkobj: run dev/build.sh"
@@ -90,7 +90,7 @@ analyse() {
 	for f in "${ksrcs[@]}"; do
 		[ -f "$chk/$f" ] || continue
 		o=${f%.c}.o
-		key=$CACHE/static/$tool-$(git -C "$chk" rev-parse "$rev:$f" 2>/dev/null)-$cfgsum
+		key=$CACHE/static/v2-$tool-$(git -C "$chk" rev-parse "$rev:$f" 2>/dev/null)-$cfgsum
 		if [ "$rev" = "$base" ] && [ -f "$key" ]; then
 			out+=$(cat "$key")$'\n'
 			continue
@@ -106,7 +106,7 @@ analyse() {
 			grep -q 'spatch .*--cocci-file' <<<"$r" || { echo "coccicheck did not run on $f" >&2; return 1; }
 			r=$(grep -E "^(\./|$chk/)?$f:[0-9]" <<<"$r" || true) ;;
 		esac
-		r=$(printf '%s\n' "$r" | sed -E "s#^(\./|$chk/)##; s/:[0-9]+(:[0-9]+)?(-[0-9]+)?:/:/" | sed '/^$/d' | sort)
+		r=$(printf '%s\n' "$r" | sed -E "s#^(\./|$chk/)##; s/:[0-9]+(:[0-9]+)?(-[0-9]+)?:/:/; s/line [0-9]+/line N/g" | sed '/^$/d' | sort)
 		if [ "$rev" = "$base" ]; then mkdir -p "$CACHE/static"; printf '%s\n' "$r" >"$key"; fi
 		out+=$r$'\n'
 	done
@@ -165,7 +165,7 @@ rm -rf "$BUILD/check-kst"
 step "head: sparse and coccicheck on ${ksrcs[*]}"
 for tool in sparse cocci; do
 	was=sparse_base; [ $tool = cocci ] && was=cocci_base
-	if ! now=$(analyse $tool HEAD); then fail "$tool (did not run)"; continue; fi
+	if ! now=$(analyse $tool "$head_ref"); then fail "$tool (did not run)"; continue; fi
 	new=$(comm -13 <(printf '%s\n' "${!was}") <(printf '%s\n' "$now") | sed '/^$/d')
 	if [ -z "$new" ]; then pass "$tool (${#ksrcs[@]} files, $(printf '%s\n' "$now" | sed '/^$/d' | wc -l) reports, none new)"
 	else echo "$new"; fail "$tool: new reports"; fi
