@@ -83,15 +83,19 @@ git -C "$chk" checkout -q "$head_ref"
 [ -f "$chkobj/.config" ] || die "no configured kernel in $chkobj: run dev/build.sh"
 cfgsum=$(sha256sum "$chkobj/.config" | cut -c1-12)
 
-# analyse <tool> <commit>: reports for ksrcs, line numbers dropped, cached
-# for the base (it never changes for a given tarball and config).
+# analyse <tool> <commit>: reports for ksrcs, line numbers dropped; cached
+# on this machine by content (see the key), so unchanged inputs are not
+# analysed twice.
 analyse() {
 	local tool=$1 rev=$2 f o key out=""
 	for f in "${ksrcs[@]}"; do
 		[ -f "$chk/$f" ] || continue
 		o=${f%.c}.o
-		key=$CACHE/static/v2-$tool-$(git -C "$chk" rev-parse "$rev:$f" 2>/dev/null)-$cfgsum
-		if [ "$rev" = "$base" ] && [ -f "$key" ]; then
+		# The reports depend on the file, the headers next to it, in mm/,
+		# include/ and arch/x86/include/, and the config: key on those.
+		key=$CACHE/static/v3-$tool-$(git -C "$chk" rev-parse "$rev:$(dirname "$f")" "$rev:mm" \
+			"$rev:include" "$rev:arch/x86/include" | sha256sum | cut -c1-24)-$(basename "$f")-$cfgsum
+		if [ -f "$key" ]; then
 			out+=$(cat "$key")$'\n'
 			continue
 		fi
@@ -107,7 +111,8 @@ analyse() {
 			r=$(grep -E "^(\./|$chk/)?$f:[0-9]" <<<"$r" || true) ;;
 		esac
 		r=$(printf '%s\n' "$r" | sed -E "s#^(\./|$chk/)##; s/:[0-9]+(:[0-9]+)?(-[0-9]+)?:/:/; s/line [0-9]+/line N/g" | sed '/^$/d' | sort)
-		if [ "$rev" = "$base" ]; then mkdir -p "$CACHE/static"; printf '%s\n' "$r" >"$key"; fi
+		mkdir -p "$CACHE/static"
+		printf '%s\n' "$r" >"$key"
 		out+=$r$'\n'
 	done
 	printf '%s' "$out" | sed '/^$/d' | sort
