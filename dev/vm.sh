@@ -84,9 +84,10 @@ if [ -z "$rc" ]; then
 	tail -n 40 "$out" >&2
 	exit 125
 fi
-if grep -qE 'Kernel panic|BUG:|WARNING:|Oops|KASAN|kmemleak: .* new suspected|possible recursive locking|circular locking' "$out"; then
+problems='Kernel panic|BUG:|WARNING:|Oops|KASAN|unreferenced object|new suspected memory leak|possible recursive locking|circular locking'
+if grep -qE "$problems" "$out"; then
 	echo "vm: the kernel reported a problem:" >&2
-	grep -nE -A20 'Kernel panic|BUG:|WARNING:|Oops|KASAN|kmemleak|locking' "$out" | head -60 >&2
+	grep -nE -A20 "$problems" "$out" | head -80 >&2
 	exit 126
 fi
 exit "$rc"
