@@ -408,6 +408,17 @@ void __prepage_exit_mm(struct mm_struct *mm)
 {
 	struct prepage_mm *pm;
 
+	/*
+	 * Most address spaces never had prepage state: check without the
+	 * lock first. Nobody can create state for @mm any more, since that
+	 * takes a user of @mm and the last one is gone.
+	 */
+	rcu_read_lock();
+	pm = prepage_mm_lookup(mm);
+	rcu_read_unlock();
+	if (!pm)
+		return;
+
 	spin_lock(&prepage_slots_lock);
 	pm = prepage_mm_lookup(mm);
 	if (pm)
