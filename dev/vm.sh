@@ -49,7 +49,7 @@ if [ "$with_kst" = 1 ]; then
 fi
 # Dynamically linked test programs: bring their libraries along.
 find "$stage" -type f -perm -u+x ! -name busybox -exec file {} + 2>/dev/null |
-	grep -E 'ELF.*dynamically' | cut -d: -f1 | while read -r f; do
+	{ grep -E 'ELF.*dynamically' || true; } | cut -d: -f1 | while read -r f; do
 	ldd "$f" | grep -oE '/[^ ]+' ; done | sort -u | while read -r lib; do
 	mkdir -p "$stage$(dirname "$lib")"
 	cp -L "$lib" "$stage$lib"
