@@ -36,12 +36,6 @@ kmake() {
 		KBUILD_BUILD_HOST=prepage "$@"
 }
 
-# git in the work tree with a fixed committer, so 'git am' is reproducible.
-kgit() {
-	git -C "${KGIT_DIR:-$KSRC}" -c user.name=prepage -c user.email=prepage@localhost \
-		-c advice.detachedHead=false "$@"
-}
-
 # Digest of the committed series (the series file and every patch).
 series_digest() {
 	(cd "$ROOT" && cat series patches/*.patch) | sha256sum | cut -c1-16
