@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Boot the test kernel in QEMU (TCG; KVM=1 to opt in where nested KVM
-# works) with a busybox initramfs and zram swap, run a command in the
-# guest, and exit with the guest command's status.
+# works) with a busybox initramfs, zram swap and a fresh ext4 scratch disk
+# (virtio-blk, mounted at /mnt/disk: file page cache that can really be
+# evicted and read back), run a command in the guest, and exit with the
+# guest command's status.
 #
 #   dev/vm.sh [-t SECONDS] [-l LOG] [-k] [-- COMMAND...]
 #     -t   timeout for the whole VM run (default 600)
@@ -29,6 +31,7 @@ kernel=$KOBJ/arch/x86/boot/bzImage
 command -v busybox >/dev/null || die "busybox missing: run dev/setup.sh"
 
 stage=$(mktemp -d "$BUILD/initramfs.XXXXXX")
+chmod 755 "$stage"   # the guest's /: other users must get through it
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root}
 cp "$(command -v busybox)" "$stage/bin/busybox"
@@ -57,10 +60,17 @@ done
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$stage.cpio.gz"
 trap 'rm -rf "$stage" "$stage.cpio.gz"' EXIT
 
+# A new scratch disk every run: tests start from the same empty file system.
+disk=$stage.disk
+truncate -s "${VM_DISK_SIZE:-256M}" "$disk"
+mkfs.ext4 -q -F -L scratch "$disk"
+trap 'rm -rf "$stage" "$stage.cpio.gz" "$disk"' EXIT
+
 accel=(-accel tcg -cpu max)
 [ "${KVM:-0}" = 1 ] && accel=(-accel kvm -cpu host)
 qemu=(qemu-system-x86_64 "${accel[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}"
       -kernel "$kernel" -initrd "$stage.cpio.gz" -nographic -no-reboot
+      -drive "file=$disk,if=virtio,format=raw,cache=unsafe"
       -append "console=ttyS0 panic=-1 oops=panic rdinit=/init ${VM_APPEND:-}"
       ${VM_QEMU_ARGS:-})
 
@@ -68,7 +78,7 @@ if [ "$interactive" = 1 ]; then
 	exec "${qemu[@]}"
 fi
 out=$(mktemp "$BUILD/console.XXXXXX")
-trap 'rm -rf "$stage" "$stage.cpio.gz" "$out"' EXIT
+trap 'rm -rf "$stage" "$stage.cpio.gz" "$disk" "$out"' EXIT
 set +e
 timeout --foreground -k 10 "$timeout" "${qemu[@]}" </dev/null >"$out" 2>&1
 qrc=$?

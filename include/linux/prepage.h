@@ -9,15 +9,42 @@
 #ifndef _LINUX_PREPAGE_H
 #define _LINUX_PREPAGE_H
 
+#include <linux/gfp_types.h>
 #include <linux/jump_label.h>
+#include <linux/types.h>
 
+struct address_space;
+struct file;
+struct inode;
 struct mm_struct;
+
+/**
+ * enum prepage_proc_file - the per-process files in /proc/<pid>/
+ * @PREPAGE_PROC_CTL:	prepage: switch signals and state
+ * @PREPAGE_PROC_TABLE:	prepage_table: load and dump the tables
+ * @PREPAGE_PROC_STAT:	prepage_stat: counters
+ */
+enum prepage_proc_file {
+	PREPAGE_PROC_CTL,
+	PREPAGE_PROC_TABLE,
+	PREPAGE_PROC_STAT,
+};
 
 #ifdef CONFIG_PREPAGE
 
 DECLARE_STATIC_KEY_FALSE(prepage_key);
 
 void __prepage_exit_mm(struct mm_struct *mm);
+void __prepage_file_access(struct address_space *mapping, pgoff_t index,
+			   unsigned long nr);
+void __prepage_file_added(struct address_space *mapping, pgoff_t index,
+			  unsigned long nr);
+
+int prepage_proc_open(struct file *file, struct mm_struct *mm,
+		      enum prepage_proc_file which);
+int prepage_proc_release(struct inode *inode, struct file *file);
+ssize_t prepage_proc_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos);
 
 /**
  * prepage_exit_mm() - release the prepage state of an address space
@@ -32,9 +59,51 @@ static inline void prepage_exit_mm(struct mm_struct *mm)
 		__prepage_exit_mm(mm);
 }
 
+/**
+ * prepage_file_access() - note that the current task accessed file pages
+ * @mapping:	the file's page cache
+ * @index:	first page
+ * @nr:		number of pages
+ *
+ * Called where a task reads file pages, faults on one, or maps cached
+ * ones around a fault. If the task's address space is in a switch window
+ * the access is logged, to count prepage hits and misses and to learn the
+ * app's target table.
+ */
+static inline void prepage_file_access(struct address_space *mapping,
+				       pgoff_t index, unsigned long nr)
+{
+	if (static_branch_unlikely(&prepage_key))
+		__prepage_file_access(mapping, index, nr);
+}
+
+/**
+ * prepage_file_added() - note that the current task added file pages to
+ * the page cache
+ * @mapping:	the file's page cache
+ * @index:	first page
+ * @nr:		number of pages
+ * @gfp:	the allocation flags; pages added to be written are not noted
+ *
+ * Pages a task in a switch window adds to be read, and then accesses, are
+ * the misses of the window.
+ */
+static inline void prepage_file_added(struct address_space *mapping,
+				      pgoff_t index, unsigned long nr,
+				      gfp_t gfp)
+{
+	if (static_branch_unlikely(&prepage_key) && !(gfp & __GFP_WRITE))
+		__prepage_file_added(mapping, index, nr);
+}
+
 #else /* CONFIG_PREPAGE */
 
 static inline void prepage_exit_mm(struct mm_struct *mm) {}
+static inline void prepage_file_access(struct address_space *mapping,
+				       pgoff_t index, unsigned long nr) {}
+static inline void prepage_file_added(struct address_space *mapping,
+				      pgoff_t index, unsigned long nr,
+				      gfp_t gfp) {}
 
 #endif /* CONFIG_PREPAGE */
 #endif /* _LINUX_PREPAGE_H */

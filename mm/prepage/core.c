@@ -16,6 +16,7 @@
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/prepage.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -40,6 +41,19 @@ static bool prepage_on;
 /* Serializes prepage_enable() and prepage_disable(). */
 static DEFINE_MUTEX(prepage_admin_lock);
 static struct kmem_cache *prepage_mm_cache;
+/* Address spaces in a switch window: the access hooks return at once at 0. */
+static atomic_t prepage_nr_switching = ATOMIC_INIT(0);
+
+/* Prepage and log file pages. Default: true. */
+bool prepage_file_enabled __read_mostly = true;
+/* Read extents fewer than this many pages apart as one I/O. Default: 16. */
+unsigned int prepage_merge_gap_pages __read_mostly = 16;
+/* Most extents in the candidate table of one app. Default: 16384. */
+unsigned int prepage_max_file_extents __read_mostly = 16384;
+/* Files of at least this many pages get the normal-priority prepager. */
+unsigned int prepage_big_file_pages __read_mostly = 16384;
+/* Read one page per this many first, for the file system's block map. */
+unsigned int prepage_metadata_stride_pages __read_mostly = 512;
 
 /* ---- extent sets ------------------------------------------------------ */
 
@@ -244,6 +258,61 @@ bool prepage_extents_next_io(const struct prepage_extents *set,
 }
 
 /**
+ * prepage_extents_intersect() - add the pages in two sets to a third
+ * @dst:	the set the common pages are added to
+ * @a:		a set
+ * @b:		another set
+ *
+ * Return: 0, or -ENOMEM (@dst then holds part of the intersection).
+ */
+int prepage_extents_intersect(struct prepage_extents *dst,
+			      const struct prepage_extents *a,
+			      const struct prepage_extents *b)
+{
+	unsigned int i = 0, j = 0;
+
+	while (i < a->nr && j < b->nr) {
+		const struct prepage_extent *x = &a->ext[i], *y = &b->ext[j];
+		pgoff_t start = max(x->start, y->start);
+		pgoff_t end = min(extent_end(x), extent_end(y));
+
+		if (start < end) {
+			int err = prepage_extents_add(dst, start, end - start);
+
+			if (err)
+				return err;
+		}
+		if (extent_end(x) < extent_end(y))
+			i++;
+		else
+			j++;
+	}
+	return 0;
+}
+
+/**
+ * prepage_extents_subtract() - remove the pages of one set from another
+ * @set:	the set to remove pages from
+ * @b:		the pages to remove
+ *
+ * Return: 0, or -ENOMEM (@set then lacks part of @b only).
+ */
+int prepage_extents_subtract(struct prepage_extents *set,
+			     const struct prepage_extents *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->nr; i++) {
+		int err = prepage_extents_remove(set, b->ext[i].start,
+						 b->ext[i].nr);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
  * prepage_extents_destroy() - free a set's memory and empty it
  * @set:	the set
  */
@@ -358,7 +427,7 @@ void prepage_mm_put(struct prepage_mm *pm)
  *
  * Return: the state with a reference the caller drops with
  * prepage_mm_put(); NULL if there is none and @create is false;
- * ERR_PTR(-EPERM) if prepage is disabled; ERR_PTR(-ENOMEM).
+ * ERR_PTR(-ENODEV) if prepage is disabled; ERR_PTR(-ENOMEM).
  */
 struct prepage_mm *prepage_mm_get(struct mm_struct *mm, bool create)
 {
@@ -379,13 +448,15 @@ struct prepage_mm *prepage_mm_get(struct mm_struct *mm, bool create)
 	kref_get(&new->kref);		/* the caller's */
 	mutex_init(&new->lock);
 	new->state = PREPAGE_IDLE;
+	prepage_file_table_init(&new->file_table);
+	spin_lock_init(&new->log_lock);
 
 	spin_lock(&prepage_slots_lock);
 	pm = prepage_mm_lookup(mm);	/* lost a race with another creator? */
 	if (pm) {
 		kref_get(&pm->kref);	/* hashed entries hold the hash's ref */
 	} else if (!prepage_on) {
-		pm = ERR_PTR(-EPERM);
+		pm = ERR_PTR(-ENODEV);
 	} else {
 		new->slot.mm = mm;
 		hash_add_rcu(prepage_slots, &new->slot.hash, (unsigned long)mm);
@@ -396,6 +467,47 @@ struct prepage_mm *prepage_mm_get(struct mm_struct *mm, bool create)
 	if (new)
 		kmem_cache_free(prepage_mm_cache, new);
 	return pm;
+}
+
+/*
+ * Stop logging and close @pm's window (caller holds @pm->lock).
+ * Return: the number of entries the window logged.
+ */
+static unsigned int __prepage_window_close(struct prepage_mm *pm)
+{
+	unsigned int nr;
+
+	prepage_file_prepage_stop(pm);
+	spin_lock(&pm->log_lock);
+	pm->logging = false;
+	nr = pm->log_nr;
+	pm->log_nr = 0;
+	spin_unlock(&pm->log_lock);
+	atomic_dec(&prepage_nr_switching);
+	pm->last_window_ns = ktime_get_ns() - pm->window_start;
+	pm->state = PREPAGE_IDLE;
+	return nr;
+}
+
+/*
+ * Drop @pm's window and tables for good: its address space is going away
+ * or prepage is being disabled. It must be unhashed already.
+ */
+static void prepage_mm_shutdown(struct prepage_mm *pm)
+{
+	struct prepage_log_entry *log;
+
+	mutex_lock(&pm->lock);
+	pm->dead = true;
+	if (pm->state == PREPAGE_SWITCHING)
+		__prepage_window_close(pm);
+	prepage_file_table_free(&pm->file_table);
+	spin_lock(&pm->log_lock);
+	log = pm->log;
+	pm->log = NULL;
+	spin_unlock(&pm->log_lock);
+	mutex_unlock(&pm->lock);
+	kvfree(log);
 }
 
 /**
@@ -424,74 +536,253 @@ void __prepage_exit_mm(struct mm_struct *mm)
 	if (pm)
 		hash_del_rcu(&pm->slot.hash);
 	spin_unlock(&prepage_slots_lock);
-	if (pm)
+	if (pm) {
+		prepage_mm_shutdown(pm);
 		prepage_mm_put(pm);
-}
-
-/* Close @pm's window (caller holds @pm->lock). */
-static void __prepage_window_close(struct prepage_mm *pm)
-{
-	pm->last_window_ns = ktime_get_ns() - pm->window_start;
-	pm->state = PREPAGE_IDLE;
+	}
 }
 
 /**
  * prepage_switch_start() - an app switch to @pm's address space begins
  * @pm:	the prepage state
  *
- * Opens the accounting window. A start while a window is open closes
- * that window first and counts a restart.
+ * Opens the accounting window: from now on the app's accesses are logged,
+ * and the file prepagers start reading the target tables.
+ * A start while a window is open discards that window (its accesses are
+ * neither counted nor learned from) and counts a restart.
  *
- * Return: 0, or -EINTR if interrupted by a fatal signal.
+ * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EINTR if
+ * interrupted by a fatal signal.
  */
 int prepage_switch_start(struct prepage_mm *pm)
 {
+	int ret = 0;
+
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
+	if (pm->dead) {
+		ret = -ESRCH;
+		goto out;
+	}
+	if (!pm->log) {
+		struct prepage_log_entry *log;
+
+		log = kvmalloc_array(PREPAGE_LOG_ENTRIES, sizeof(*log),
+				     GFP_KERNEL);
+		if (!log) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		spin_lock(&pm->log_lock);
+		pm->log = log;
+		spin_unlock(&pm->log_lock);
+	}
 	if (pm->state == PREPAGE_SWITCHING) {
 		__prepage_window_close(pm);
 		prepage_stat_add(pm, PREPAGE_STAT_RESTARTS, 1);
 	}
+	prepage_file_window_start(pm);
 	pm->state = PREPAGE_SWITCHING;
 	pm->window_start = ktime_get_ns();
+	atomic_inc(&prepage_nr_switching);
+	spin_lock(&pm->log_lock);
+	pm->logging = true;
+	spin_unlock(&pm->log_lock);
 	prepage_stat_add(pm, PREPAGE_STAT_SWITCHES, 1);
+	if (READ_ONCE(prepage_file_enabled))
+		prepage_file_prepage_start(pm);
+out:
 	mutex_unlock(&pm->lock);
-	return 0;
+	return ret;
 }
 
 /**
  * prepage_switch_end() - the app switch to @pm's address space is done
  * @pm:	the prepage state
  *
- * Closes the accounting window.
+ * Closes the accounting window: counts the window's hits and misses and
+ * updates the tables from what the app used.
  *
  * Return: 0; -EINVAL if no window is open; -EINTR if interrupted by a
  * fatal signal.
  */
 int prepage_switch_end(struct prepage_mm *pm)
 {
-	int ret = 0;
+	unsigned int nr;
+
+	if (mutex_lock_killable(&pm->lock))
+		return -EINTR;
+	if (pm->state != PREPAGE_SWITCHING) {
+		mutex_unlock(&pm->lock);
+		return -EINVAL;
+	}
+	nr = __prepage_window_close(pm);
+	prepage_file_window_end(pm, pm->log, nr);
+	mutex_unlock(&pm->lock);
+	return 0;
+}
+
+/**
+ * prepage_reset() - forget what was loaded and learned for @pm
+ * @pm:	the prepage state
+ *
+ * Closes an open window without counting or learning from it, and drops
+ * the tables. The counters are kept.
+ *
+ * Return: 0, or -EINTR if interrupted by a fatal signal.
+ */
+int prepage_reset(struct prepage_mm *pm)
+{
+	struct prepage_file_table old;
 
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
 	if (pm->state == PREPAGE_SWITCHING)
 		__prepage_window_close(pm);
-	else
-		ret = -EINVAL;
+	prepage_file_table_init(&old);
+	prepage_file_table_move(&old, &pm->file_table);
 	mutex_unlock(&pm->lock);
-	return ret;
+	prepage_file_table_free(&old);
+	return 0;
+}
+
+/**
+ * prepage_load_file_table() - replace the file tables of @pm
+ * @pm:		the prepage state
+ * @table:	the new tables, from prepage_file_table_parse(); on success
+ *		they are taken over and @table holds the old ones, which the
+ *		caller frees
+ *
+ * Return: 0; -ESRCH if the address space is gone; -EINTR if interrupted
+ * by a fatal signal.
+ */
+int prepage_load_file_table(struct prepage_mm *pm,
+			    struct prepage_file_table *table)
+{
+	struct prepage_file_table old;
+
+	if (mutex_lock_killable(&pm->lock))
+		return -EINTR;
+	if (pm->dead) {
+		mutex_unlock(&pm->lock);
+		return -ESRCH;
+	}
+	/* The prepagers of the old table stop; the window stays open. */
+	prepage_file_prepage_stop(pm);
+	prepage_file_table_init(&old);
+	prepage_file_table_move(&old, &pm->file_table);
+	prepage_file_attach(pm, table);
+	prepage_file_table_move(&pm->file_table, table);
+	prepage_stat_add(pm, PREPAGE_STAT_FILE_STALE, table->nr_stale);
+	mutex_unlock(&pm->lock);
+	prepage_file_table_move(table, &old);
+	return 0;
+}
+
+/* ---- access logging ---------------------------------------------------- */
+
+static void prepage_log_add(struct prepage_mm *pm, unsigned int kind,
+			    const void *key, unsigned long index,
+			    unsigned long nr)
+{
+	struct prepage_log_entry *e;
+
+	spin_lock(&pm->log_lock);
+	if (!pm->logging)
+		goto out;
+	if (pm->log_nr) {
+		e = &pm->log[pm->log_nr - 1];
+		if (e->key == key && e->kind == kind && index >= e->index &&
+		    index <= e->index + e->nr) {
+			unsigned long end = max(e->index + e->nr, index + nr);
+
+			if (end - e->index <= UINT_MAX) {
+				e->nr = end - e->index;
+				goto out;
+			}
+		}
+	}
+	if (pm->log_nr == PREPAGE_LOG_ENTRIES || nr > UINT_MAX) {
+		prepage_stat_add(pm, PREPAGE_STAT_LOG_DROPPED, 1);
+		goto out;
+	}
+	pm->log[pm->log_nr++] = (struct prepage_log_entry){
+		.key = key, .index = index, .nr = nr, .kind = kind,
+	};
+out:
+	spin_unlock(&pm->log_lock);
+}
+
+/*
+ * Log an access of the current task if its address space is in a switch
+ * window. Kernel threads that borrow an address space are not the app.
+ */
+static void prepage_log(unsigned int kind, const void *key,
+			unsigned long index, unsigned long nr)
+{
+	struct mm_struct *mm = current->mm;
+	struct prepage_mm *pm;
+
+	if (!atomic_read(&prepage_nr_switching) || !mm ||
+	    (current->flags & PF_KTHREAD))
+		return;
+	rcu_read_lock();
+	pm = prepage_mm_lookup(mm);
+	if (pm && READ_ONCE(pm->logging))
+		prepage_log_add(pm, kind, key, index, nr);
+	rcu_read_unlock();
+}
+
+/**
+ * __prepage_file_access() - log file pages the current task accessed
+ * @mapping:	the file's page cache
+ * @index:	first page
+ * @nr:		number of pages
+ *
+ * See prepage_file_access().
+ */
+void __prepage_file_access(struct address_space *mapping, pgoff_t index,
+			   unsigned long nr)
+{
+	if (READ_ONCE(prepage_file_enabled))
+		prepage_log(PREPAGE_LOG_FILE_ACCESS, mapping, index, nr);
+}
+
+/**
+ * __prepage_file_added() - log file pages the current task added to the
+ * page cache
+ * @mapping:	the file's page cache
+ * @index:	first page
+ * @nr:		number of pages
+ *
+ * See prepage_file_added().
+ */
+void __prepage_file_added(struct address_space *mapping, pgoff_t index,
+			  unsigned long nr)
+{
+	if (READ_ONCE(prepage_file_enabled))
+		prepage_log(PREPAGE_LOG_FILE_ADDED, mapping, index, nr);
 }
 
 /**
  * prepage_enable() - enable prepage
  *
- * Return: 0, or -ENOMEM if prepage could not be initialized at boot.
+ * Starts the prepager threads the first time.
+ *
+ * Return: 0, or -ENOMEM if prepage could not be initialized.
  */
 int prepage_enable(void)
 {
+	int err;
+
 	if (!prepage_mm_cache)
 		return -ENOMEM;
 	mutex_lock(&prepage_admin_lock);
+	err = prepage_file_prepagers_init();
+	if (err) {
+		mutex_unlock(&prepage_admin_lock);
+		return err;
+	}
 	static_branch_enable(&prepage_key);
 	spin_lock(&prepage_slots_lock);
 	prepage_on = true;
@@ -503,8 +794,9 @@ int prepage_enable(void)
 /**
  * prepage_disable() - disable prepage and drop all prepage state
  *
- * State still referenced by a user lives until that user drops it, but
- * no longer belongs to its address space.
+ * Windows are closed without accounting and tables are dropped. State
+ * still referenced by a user lives until that user drops it, but no
+ * longer belongs to its address space and takes no new switch or table.
  */
 void prepage_disable(void)
 {
@@ -525,8 +817,10 @@ void prepage_disable(void)
 	static_branch_disable(&prepage_key);
 	mutex_unlock(&prepage_admin_lock);
 
-	list_for_each_entry_safe(pm, next, &dead, slot.mm_node)
+	list_for_each_entry_safe(pm, next, &dead, slot.mm_node) {
+		prepage_mm_shutdown(pm);
 		prepage_mm_put(pm);
+	}
 }
 
 static int __init prepage_init(void)

@@ -6,12 +6,18 @@
 #define _MM_PREPAGE_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/kthread.h>
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 
 #include "../mm_slot.h"
+
+struct seq_file;
 
 /**
  * struct prepage_extent - a run of pages of one file
@@ -46,6 +52,11 @@ unsigned long prepage_extents_pages(const struct prepage_extents *set);
 bool prepage_extents_next_io(const struct prepage_extents *set,
 			     unsigned int *pos, pgoff_t gap,
 			     struct prepage_extent *io);
+int prepage_extents_intersect(struct prepage_extents *dst,
+			      const struct prepage_extents *a,
+			      const struct prepage_extents *b);
+int prepage_extents_subtract(struct prepage_extents *set,
+			     const struct prepage_extents *b);
 void prepage_extents_destroy(struct prepage_extents *set);
 int prepage_parse_ranges(char *s, struct prepage_extents *set,
 			 unsigned int max_extents);
@@ -66,12 +77,101 @@ enum prepage_state {
  * enum prepage_stat_item - per address space counters
  * @PREPAGE_STAT_SWITCHES:	windows opened
  * @PREPAGE_STAT_RESTARTS:	windows restarted by a start while switching
+ * @PREPAGE_STAT_FILE_PREPAGED:	file pages the engine inserted into the
+ *				page cache
+ * @PREPAGE_STAT_FILE_HIT:	of those, pages the app accessed in the window
+ * @PREPAGE_STAT_FILE_MISS:	pages the app accessed in a window that it
+ *				had to read into the page cache itself
+ * @PREPAGE_STAT_FILE_STALE:	table lines dropped because the file changed
+ * @PREPAGE_STAT_LOG_DROPPED:	accesses not logged because the log was full
  * @NR_PREPAGE_STAT:		number of counters
  */
 enum prepage_stat_item {
 	PREPAGE_STAT_SWITCHES,
 	PREPAGE_STAT_RESTARTS,
+	PREPAGE_STAT_FILE_PREPAGED,
+	PREPAGE_STAT_FILE_HIT,
+	PREPAGE_STAT_FILE_MISS,
+	PREPAGE_STAT_FILE_STALE,
+	PREPAGE_STAT_LOG_DROPPED,
 	NR_PREPAGE_STAT,
+};
+
+/**
+ * enum prepage_log_kind - what a window log entry records
+ * @PREPAGE_LOG_FILE_ACCESS:	the app read, faulted on or mapped file pages
+ * @PREPAGE_LOG_FILE_ADDED:	the app added file pages to the page cache,
+ *				to read them
+ */
+enum prepage_log_kind {
+	PREPAGE_LOG_FILE_ACCESS,
+	PREPAGE_LOG_FILE_ADDED,
+};
+
+/**
+ * struct prepage_log_entry - a run of pages an app touched in its window
+ * @key:	the &struct address_space; only compared, never dereferenced
+ *		through the log
+ * @index:	first page
+ * @nr:		number of pages
+ * @kind:	&enum prepage_log_kind
+ */
+struct prepage_log_entry {
+	const void *key;
+	unsigned long index;
+	unsigned int nr;
+	unsigned int kind;
+};
+
+/* Entries in the access log of one window; adjacent runs share one. */
+#define PREPAGE_LOG_ENTRIES	4096
+
+/**
+ * struct prepage_file - the tables of one file of an app
+ * @node:	link in &prepage_file_table.files
+ * @file:	the file, opened with the credentials of the table's writer
+ * @path:	the path the table named it by
+ * @ino:	inode number when the table was loaded
+ * @size:	size in bytes when the table was loaded
+ * @ctime:	inode change time when the table was loaded
+ * @candidates:	the offline candidate table: pages the profile expects
+ * @target:	the target table: candidates the app confirmed by using
+ *		them; what is prepaged at a switch
+ * @prepaged:	pages the engine added to the page cache in this window
+ * @pm:		the prepage state whose table this is in, once loaded
+ * @work:	the file prepager's work for this file
+ * @worker:	the prepager thread that does @work, always the same one
+ *
+ * Owned by the &struct prepage_mm whose table it is in, and protected
+ * by its lock, except that @target is read and @prepaged written by the
+ * file prepager of the window without it: neither changes under the
+ * lock while a prepager runs.
+ */
+struct prepage_file {
+	struct list_head node;
+	struct file *file;
+	char *path;
+	u64 ino;
+	loff_t size;
+	struct timespec64 ctime;
+	struct prepage_extents candidates;
+	struct prepage_extents target;
+	struct prepage_extents prepaged;
+	struct prepage_mm *pm;
+	struct kthread_work work;
+	struct kthread_worker *worker;
+};
+
+/**
+ * struct prepage_file_table - the file tables of an address space
+ * @files:	&struct prepage_file entries, one per file
+ * @nr_files:	number of entries in @files
+ * @nr_stale:	lines dropped while the table was loaded (stale files)
+ */
+struct prepage_file_table {
+	struct list_head files;
+	unsigned int nr_files;
+	unsigned int nr_stale;
 };
 
 /**
@@ -79,10 +179,23 @@ enum prepage_stat_item {
  * @slot:		hash link and the mm this is for (see mm/mm_slot.h)
  * @kref:		one reference for the hash, one for each user
  * @rcu:		frees the structure after lockless lookups are done
- * @lock:		protects @state, @window_start and @last_window_ns
+ * @lock:		protects @state, @dead, @window_start,
+ *			@last_window_ns and @file_table
  * @state:		&enum prepage_state
+ * @dead:		the address space went away or prepage was disabled:
+ *			no new switch, no new table
  * @window_start:	ktime_get_ns() when the current window opened
  * @last_window_ns:	duration of the last window that was closed
+ * @file_table:		the file tables
+ * @log_lock:		protects @logging, @log_nr and the entries of @log
+ * @logging:		accesses of the app's tasks are logged
+ * @log_nr:		entries used in @log
+ * @log:		the window's access log, %PREPAGE_LOG_ENTRIES entries;
+ *			allocated at the first start (@lock and @log_lock)
+ * @file_stop:		tells the file prepagers to stop (written under @lock)
+ * @file_prepaging:	file prepager works queued or running
+ * @prepage_start:	ktime_get_ns() when the window's prepagers started
+ * @last_prepage_ns:	how long the last prepagers took to finish
  * @stat:		&enum prepage_stat_item counters since creation;
  *			updated without @lock
  *
@@ -91,23 +204,43 @@ enum prepage_stat_item {
  * (prepage_exit_mm()) or prepage is disabled; freed with its last
  * reference. Whoever holds a reference may use it, but only the holder of
  * an mm_users reference to @slot.mm (or a task of that mm) may touch the
- * mm itself.
+ * mm itself. The access hooks find it under RCU and only take @log_lock.
  */
 struct prepage_mm {
 	struct mm_slot slot;
 	struct kref kref;
 	struct rcu_head rcu;
-	struct mutex lock;	/* protects the window, see above */
+	struct mutex lock;	/* protects the window and tables, see above */
 	enum prepage_state state;
+	bool dead;
 	u64 window_start;
 	u64 last_window_ns;
+	struct prepage_file_table file_table;
+	spinlock_t log_lock;	/* protects the log, see above */
+	bool logging;
+	unsigned int log_nr;
+	struct prepage_log_entry *log;
+	bool file_stop;
+	atomic_t file_prepaging;
+	u64 prepage_start;
+	u64 last_prepage_ns;
 	atomic_long_t stat[NR_PREPAGE_STAT];
 };
+
+/* Tunables; see Documentation/admin-guide/mm/prepage.rst. */
+extern bool prepage_file_enabled;
+extern unsigned int prepage_merge_gap_pages;
+extern unsigned int prepage_max_file_extents;
+extern unsigned int prepage_big_file_pages;
+extern unsigned int prepage_metadata_stride_pages;
 
 struct prepage_mm *prepage_mm_get(struct mm_struct *mm, bool create);
 void prepage_mm_put(struct prepage_mm *pm);
 int prepage_switch_start(struct prepage_mm *pm);
 int prepage_switch_end(struct prepage_mm *pm);
+int prepage_reset(struct prepage_mm *pm);
+int prepage_load_file_table(struct prepage_mm *pm,
+			    struct prepage_file_table *table);
 int prepage_enable(void);
 void prepage_disable(void);
 
@@ -122,5 +255,24 @@ static inline unsigned long prepage_stat_read(struct prepage_mm *pm,
 {
 	return atomic_long_read(&pm->stat[item]);
 }
+
+/* file.c: the file tables; the caller holds pm->lock unless stated */
+void prepage_file_table_init(struct prepage_file_table *table);
+void prepage_file_table_move(struct prepage_file_table *dst,
+			     struct prepage_file_table *src);
+int prepage_file_table_parse(char *buf, struct prepage_file_table *table);
+void prepage_file_table_free(struct prepage_file_table *table);
+void prepage_file_window_start(struct prepage_mm *pm);
+void prepage_file_window_end(struct prepage_mm *pm,
+			     struct prepage_log_entry *log, unsigned int nr);
+void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm);
+int prepage_file_prepagers_init(void);
+void prepage_file_attach(struct prepage_mm *pm,
+			 struct prepage_file_table *table);
+void prepage_file_prepage_start(struct prepage_mm *pm);
+void prepage_file_prepage_stop(struct prepage_mm *pm);
+void prepage_file_table_sizes(struct prepage_mm *pm, unsigned long *files,
+			      unsigned long *candidate_pages,
+			      unsigned long *target_pages);
 
 #endif /* _MM_PREPAGE_INTERNAL_H */

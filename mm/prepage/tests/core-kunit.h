@@ -132,6 +132,34 @@ static void prepage_test_extents_io(struct kunit *test)
 	prepage_extents_destroy(&set);
 }
 
+static void prepage_test_extents_intersect(struct kunit *test)
+{
+	struct prepage_extents a = {}, b = {}, c = {};
+
+	/* a: 0-31, 40-47; b: 8-11, 24-43, 100 */
+	KUNIT_ASSERT_EQ(test, prepage_extents_add(&a, 0, 32), 0);
+	KUNIT_ASSERT_EQ(test, prepage_extents_add(&a, 40, 8), 0);
+	KUNIT_ASSERT_EQ(test, prepage_extents_add(&b, 8, 4), 0);
+	KUNIT_ASSERT_EQ(test, prepage_extents_add(&b, 24, 20), 0);
+	KUNIT_ASSERT_EQ(test, prepage_extents_add(&b, 100, 1), 0);
+
+	KUNIT_ASSERT_EQ(test, prepage_extents_intersect(&c, &a, &b), 0);
+	prepage_expect_set(test, &c, (pgoff_t []){ 8, 4, 24, 8, 40, 4 }, 3);
+	prepage_extents_destroy(&c);
+	KUNIT_ASSERT_EQ(test, prepage_extents_intersect(&c, &b, &a), 0);
+	KUNIT_EXPECT_EQ(test, prepage_extents_pages(&c), 16UL);
+	prepage_extents_destroy(&c);
+
+	/* Eviction of the unused part: a - b splits a's first extent. */
+	KUNIT_ASSERT_EQ(test, prepage_extents_subtract(&a, &b), 0);
+	prepage_expect_set(test, &a, (pgoff_t []){ 0, 8, 12, 12, 44, 4 }, 3);
+	KUNIT_ASSERT_EQ(test, prepage_extents_intersect(&c, &a, &b), 0);
+	KUNIT_EXPECT_EQ(test, c.nr, 0U);
+	prepage_extents_destroy(&a);
+	prepage_extents_destroy(&b);
+	prepage_extents_destroy(&c);
+}
+
 static int prepage_test_parse(const char *in, struct prepage_extents *set,
 			      unsigned int max)
 {
@@ -192,7 +220,7 @@ static void prepage_test_mm_lifecycle(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, mm);
 	prepage_disable();
-	KUNIT_EXPECT_PTR_EQ(test, prepage_mm_get(mm, true), ERR_PTR(-EPERM));
+	KUNIT_EXPECT_PTR_EQ(test, prepage_mm_get(mm, true), ERR_PTR(-ENODEV));
 	KUNIT_ASSERT_EQ(test, prepage_enable(), 0);
 	KUNIT_EXPECT_TRUE(test, static_branch_unlikely(&prepage_key));
 
@@ -227,8 +255,9 @@ static void prepage_test_mm_lifecycle(struct kunit *test)
 	prepage_disable();
 	KUNIT_EXPECT_FALSE(test, static_branch_unlikely(&prepage_key));
 	KUNIT_EXPECT_NULL(test, prepage_mm_get(mm, false));
-	/* ... while a holder's reference stays usable. */
-	KUNIT_EXPECT_EQ(test, prepage_switch_start(pm), 0);
+	/* ... while a holder's reference stays valid, and refuses switches. */
+	KUNIT_EXPECT_EQ(test, prepage_switch_start(pm), -ESRCH);
+	KUNIT_EXPECT_EQ(test, prepage_reset(pm), 0);
 	prepage_mm_put(pm);
 	mmput(mm);
 }
@@ -237,6 +266,7 @@ static struct kunit_case prepage_core_test_cases[] = {
 	KUNIT_CASE(prepage_test_extents_add),
 	KUNIT_CASE(prepage_test_extents_remove),
 	KUNIT_CASE(prepage_test_extents_io),
+	KUNIT_CASE(prepage_test_extents_intersect),
 	KUNIT_CASE(prepage_test_parse_ranges),
 	KUNIT_CASE(prepage_test_permille),
 	KUNIT_CASE(prepage_test_mm_lifecycle),

@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prepage file tables: the offline candidate table userspace loads, the
+ * target table learned from what the app uses in its switch windows, and
+ * the hit and miss accounting of a window.
+ *
+ * A table line names a file by path, its candidate pages as byte ranges,
+ * and optionally the identity the file had when it was profiled and the
+ * target pages:
+ *
+ *   PATH OFF:LEN[,OFF:LEN...] [ino=N] [size=BYTES] [ctime=SEC.NSEC]
+ *	[target=OFF:LEN[,OFF:LEN...]|none]
+ *
+ * Without target= the whole candidate table is the target: a profile is
+ * trusted until the app's use says otherwise.
+ *
+ * The file prepager reads the target tables at the start of a window,
+ * one work per file, each file always on the same thread, so that no two
+ * threads read one file: files of at least big_file_pages on one thread
+ * of normal priority, the others on SCHED_IDLE threads.
+ */
+
+#define pr_fmt(fmt) "prepage-file: " fmt
+
+#include <linux/blkdev.h>
+#include <linux/dax.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/kthread.h>
+#include <linux/pagemap.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <uapi/linux/sched/types.h>
+
+#include "internal.h"
+
+/**
+ * prepage_file_table_init() - initialize an empty file table
+ * @table:	the table
+ */
+void prepage_file_table_init(struct prepage_file_table *table)
+{
+	INIT_LIST_HEAD(&table->files);
+	table->nr_files = 0;
+	table->nr_stale = 0;
+}
+
+/**
+ * prepage_file_table_move() - move the files of one table to another
+ * @dst:	an empty table
+ * @src:	the table whose files move; it is left empty
+ */
+void prepage_file_table_move(struct prepage_file_table *dst,
+			     struct prepage_file_table *src)
+{
+	WARN_ON_ONCE(!list_empty(&dst->files));
+	list_splice_init(&src->files, &dst->files);
+	dst->nr_files = src->nr_files;
+	src->nr_files = 0;
+}
+
+static void prepage_file_free(struct prepage_file *f)
+{
+	if (f->file)
+		fput(f->file);
+	kfree(f->path);
+	prepage_extents_destroy(&f->candidates);
+	prepage_extents_destroy(&f->target);
+	prepage_extents_destroy(&f->prepaged);
+	kfree(f);
+}
+
+/**
+ * prepage_file_table_free() - free the files of a table
+ * @table:	the table; it is left empty
+ *
+ * The table must not be in use by a prepager.
+ */
+void prepage_file_table_free(struct prepage_file_table *table)
+{
+	struct prepage_file *f, *next;
+
+	list_for_each_entry_safe(f, next, &table->files, node) {
+		list_del(&f->node);
+		prepage_file_free(f);
+	}
+	table->nr_files = 0;
+}
+
+static int prepage_parse_ctime(char *s, struct timespec64 *ts)
+{
+	char *nsec = strchr(s, '.');
+	u32 ns;
+	s64 sec;
+
+	if (!nsec)
+		return -EINVAL;
+	*nsec++ = '\0';
+	if (kstrtos64(s, 10, &sec) || kstrtou32(nsec, 10, &ns) ||
+	    ns >= NSEC_PER_SEC)
+		return -EINVAL;
+	*ts = (struct timespec64){ .tv_sec = sec, .tv_nsec = ns };
+	return 0;
+}
+
+/* The identity and target fields of a table line. */
+struct prepage_line_fields {
+	bool has_ino, has_size, has_ctime, has_target;
+	u64 ino;
+	u64 size;
+	struct timespec64 ctime;
+};
+
+static int prepage_parse_field(char *field, struct prepage_file *f,
+			       struct prepage_line_fields *lf)
+{
+	char *val = strchr(field, '=');
+	unsigned int max = READ_ONCE(prepage_max_file_extents);
+	int err;
+
+	if (!val)
+		return -EINVAL;
+	*val++ = '\0';
+	if (!strcmp(field, "ino") && !lf->has_ino) {
+		lf->has_ino = true;
+		return kstrtou64(val, 10, &lf->ino) ? -EINVAL : 0;
+	}
+	if (!strcmp(field, "size") && !lf->has_size) {
+		lf->has_size = true;
+		if (kstrtou64(val, 10, &lf->size) || lf->size > MAX_LFS_FILESIZE)
+			return -EINVAL;
+		return 0;
+	}
+	if (!strcmp(field, "ctime") && !lf->has_ctime) {
+		lf->has_ctime = true;
+		return prepage_parse_ctime(val, &lf->ctime);
+	}
+	if (!strcmp(field, "target") && !lf->has_target) {
+		struct prepage_extents common = {};
+		unsigned long pages;
+
+		lf->has_target = true;
+		if (!strcmp(val, "none"))
+			return 0;
+		err = prepage_parse_ranges(val, &f->target, max);
+		if (err)
+			return err == -E2BIG ? -ENOSPC : err;
+		/* The target is made of candidates. */
+		err = prepage_extents_intersect(&common, &f->target,
+						&f->candidates);
+		pages = prepage_extents_pages(&common);
+		prepage_extents_destroy(&common);
+		if (err)
+			return err;
+		return pages == prepage_extents_pages(&f->target) ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}
+
+/* Whether the file changed since the table line was made. */
+static bool prepage_file_stale(struct inode *inode,
+			       const struct prepage_line_fields *lf)
+{
+	struct timespec64 ctime = inode_get_ctime(inode);
+
+	return (lf->has_ino && lf->ino != inode->i_ino) ||
+	       (lf->has_size && lf->size != i_size_read(inode)) ||
+	       (lf->has_ctime && !timespec64_equal(&lf->ctime, &ctime));
+}
+
+/* Whether the page cache of @file can be prepaged at all. */
+static bool prepage_file_supported(struct file *file)
+{
+	struct inode *inode = file_inode(file);
+	struct address_space *mapping = file->f_mapping;
+
+	return S_ISREG(inode->i_mode) && !IS_DAX(inode) &&
+	       mapping->a_ops->read_folio &&
+	       !mapping_min_folio_order(mapping);
+}
+
+static int prepage_file_parse_line(char *line,
+				   struct prepage_file_table *table,
+				   unsigned int *extents)
+{
+	unsigned int max = READ_ONCE(prepage_max_file_extents);
+	struct prepage_line_fields lf = {};
+	char *path, *ranges, *field;
+	struct prepage_file *f, *other;
+	struct inode *inode;
+	unsigned int i;
+	int err;
+
+	path = strsep(&line, " \t");
+	ranges = line ? strsep(&line, " \t") : NULL;
+	if (path[0] != '/' || !ranges || !*ranges)
+		return -EINVAL;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	err = prepage_parse_ranges(ranges, &f->candidates, max - *extents);
+	if (err) {
+		if (err == -E2BIG)
+			err = -ENOSPC;
+		goto fail;
+	}
+	while ((field = strsep(&line, " \t"))) {
+		if (!*field)
+			continue;
+		err = prepage_parse_field(field, f, &lf);
+		if (err)
+			goto fail;
+	}
+	for (i = 0; !lf.has_target && i < f->candidates.nr; i++) {
+		err = prepage_extents_add(&f->target, f->candidates.ext[i].start,
+					  f->candidates.ext[i].nr);
+		if (err)
+			goto fail;
+	}
+
+	/* Opened as, and with the credentials of, the table's writer. */
+	f->file = filp_open(path, O_RDONLY | O_LARGEFILE, 0);
+	if (IS_ERR(f->file)) {
+		err = PTR_ERR(f->file);
+		f->file = NULL;
+		goto fail;
+	}
+	inode = file_inode(f->file);
+	err = -EINVAL;
+	if (!prepage_file_supported(f->file))
+		goto fail;
+	list_for_each_entry(other, &table->files, node)
+		if (file_inode(other->file) == inode)
+			goto fail;	/* one line per file */
+	if (prepage_file_stale(inode, &lf)) {
+		table->nr_stale++;
+		prepage_file_free(f);
+		return 0;
+	}
+	err = -ENOMEM;
+	f->path = kstrdup(path, GFP_KERNEL);
+	if (!f->path)
+		goto fail;
+	f->ino = inode->i_ino;
+	f->size = i_size_read(inode);
+	f->ctime = inode_get_ctime(inode);
+	*extents += f->candidates.nr;
+	list_add_tail(&f->node, &table->files);
+	table->nr_files++;
+	return 0;
+fail:
+	prepage_file_free(f);
+	return err;
+}
+
+/**
+ * prepage_file_table_parse() - build file tables from table lines
+ * @buf:	the lines, NUL terminated; modified
+ * @table:	initialized here; on success the tables, which the caller
+ *		loads or frees
+ *
+ * Each file is opened with the caller's credentials. A line whose file
+ * changed since it was made is dropped and counted in @table->nr_stale.
+ * Empty lines are ignored.
+ *
+ * Return: 0; -EINVAL for a malformed line, a relative path, an unaligned
+ * or overflowing range, a target outside the candidates, a file that
+ * cannot be prepaged or two lines for one file; -ENOSPC for more than
+ * max_file_extents candidate extents in all; the error of opening a file
+ * (such as -ENOENT); -ENOMEM. On error @table is empty.
+ */
+int prepage_file_table_parse(char *buf, struct prepage_file_table *table)
+{
+	unsigned int extents = 0;
+	char *line;
+
+	prepage_file_table_init(table);
+	while ((line = strsep(&buf, "\n"))) {
+		int err;
+
+		line = strim(line);
+		if (!*line)
+			continue;
+		err = prepage_file_parse_line(line, table, &extents);
+		if (err) {
+			prepage_file_table_free(table);
+			table->nr_stale = 0;
+			return err;
+		}
+	}
+	return 0;
+}
+
+/**
+ * prepage_file_window_start() - a window opens
+ * @pm:	the prepage state; its lock is held
+ */
+void prepage_file_window_start(struct prepage_mm *pm)
+{
+	struct prepage_file *f;
+
+	list_for_each_entry(f, &pm->file_table.files, node)
+		prepage_extents_destroy(&f->prepaged);
+}
+
+static int prepage_log_cmp(const void *a, const void *b)
+{
+	const struct prepage_log_entry *x = a, *y = b;
+
+	if (x->key != y->key)
+		return (unsigned long)x->key < (unsigned long)y->key ? -1 : 1;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	return 0;
+}
+
+static struct prepage_file *prepage_file_find(struct prepage_mm *pm,
+					      const void *key)
+{
+	struct prepage_file *f;
+
+	list_for_each_entry(f, &pm->file_table.files, node)
+		if (f->file->f_mapping == key)
+			return f;
+	return NULL;
+}
+
+static unsigned long prepage_common_pages(const struct prepage_extents *a,
+					  const struct prepage_extents *b)
+{
+	struct prepage_extents common = {};
+	unsigned long pages;
+
+	/* On -ENOMEM this undercounts; there is nothing better to do. */
+	prepage_extents_intersect(&common, a, b);
+	pages = prepage_extents_pages(&common);
+	prepage_extents_destroy(&common);
+	return pages;
+}
+
+/*
+ * Account what the app did with one file in the window, and learn from
+ * it: candidates it used join the target; target pages that were
+ * prepaged and not used leave it. @f is NULL for a file not in the
+ * tables, whose misses still count.
+ */
+static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
+				 const struct prepage_extents *accessed,
+				 const struct prepage_extents *added)
+{
+	unsigned int max = READ_ONCE(prepage_max_file_extents);
+	struct prepage_extents used = {};
+	unsigned int i;
+
+	prepage_stat_add(pm, PREPAGE_STAT_FILE_MISS,
+			 prepage_common_pages(accessed, added));
+	if (!f)
+		return;
+	prepage_stat_add(pm, PREPAGE_STAT_FILE_HIT,
+			 prepage_common_pages(accessed, &f->prepaged));
+
+	prepage_extents_intersect(&used, accessed, &f->candidates);
+	for (i = 0; i < used.nr && f->target.nr < max; i++)
+		prepage_extents_add(&f->target, used.ext[i].start,
+				    used.ext[i].nr);
+	prepage_extents_destroy(&used);
+
+	/* What is left of @f->prepaged after this was not used. */
+	prepage_extents_subtract(&f->prepaged, accessed);
+	for (i = 0; i < f->prepaged.nr && f->target.nr < max; i++)
+		prepage_extents_remove(&f->target, f->prepaged.ext[i].start,
+				       f->prepaged.ext[i].nr);
+	prepage_extents_destroy(&f->prepaged);
+}
+
+/**
+ * prepage_file_window_end() - account a closed window and learn from it
+ * @pm:		the prepage state; its lock is held
+ * @log:	the window's access log; sorted here
+ * @nr:		number of entries in @log
+ *
+ * Counts the window's file hits (pages the engine prepaged that the app
+ * accessed) and misses (pages the app accessed that it had to read
+ * itself), and updates the target tables.
+ */
+void prepage_file_window_end(struct prepage_mm *pm,
+			     struct prepage_log_entry *log, unsigned int nr)
+{
+	struct prepage_extents accessed = {}, added = {};
+	struct prepage_file *f;
+	unsigned int i, j;
+
+	sort(log, nr, sizeof(*log), prepage_log_cmp, NULL);
+	for (i = 0; i < nr; i = j) {
+		const void *key = log[i].key;
+
+		for (j = i; j < nr && log[j].key == key; j++) {
+			struct prepage_extents *set = &accessed;
+
+			if (log[j].kind == PREPAGE_LOG_FILE_ADDED)
+				set = &added;
+			else if (log[j].kind != PREPAGE_LOG_FILE_ACCESS)
+				continue;
+			/* On -ENOMEM the window undercounts. */
+			prepage_extents_add(set, log[j].index, log[j].nr);
+		}
+		prepage_file_account(pm, prepage_file_find(pm, key),
+				     &accessed, &added);
+		prepage_extents_destroy(&accessed);
+		prepage_extents_destroy(&added);
+	}
+	/* Files the app did not touch at all in the window. */
+	list_for_each_entry(f, &pm->file_table.files, node)
+		if (f->prepaged.nr)
+			prepage_file_account(pm, f, &accessed, &added);
+}
+
+static void prepage_show_ranges(struct seq_file *m,
+				const struct prepage_extents *set)
+{
+	unsigned int i;
+
+	for (i = 0; i < set->nr; i++)
+		seq_printf(m, "%s%llu:%llu", i ? "," : "",
+			   (u64)set->ext[i].start << PAGE_SHIFT,
+			   (u64)set->ext[i].nr << PAGE_SHIFT);
+}
+
+/**
+ * prepage_file_table_show() - print the file tables as table lines
+ * @m:	where to print
+ * @pm:	the prepage state; its lock is held
+ *
+ * The lines, written back with prepage_file_table_parse(), give the same
+ * tables as long as the files did not change.
+ */
+void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm)
+{
+	struct prepage_file *f;
+
+	list_for_each_entry(f, &pm->file_table.files, node) {
+		seq_printf(m, "%s ", f->path);
+		prepage_show_ranges(m, &f->candidates);
+		seq_printf(m, " ino=%llu size=%lld ctime=%lld.%09ld target=",
+			   f->ino, f->size, (s64)f->ctime.tv_sec,
+			   f->ctime.tv_nsec);
+		if (f->target.nr)
+			prepage_show_ranges(m, &f->target);
+		else
+			seq_puts(m, "none");
+		seq_putc(m, '\n');
+	}
+}
+
+/* ---- the file prepager ------------------------------------------------ */
+
+/* Pages read under one hold of the invalidate lock. */
+#define PREPAGE_FILE_CHUNK	64
+/* Upper bound on SCHED_IDLE prepager threads. */
+#define PREPAGE_MAX_IDLE_WORKERS	8
+
+/* Created by prepage_file_prepagers_init(); never destroyed. */
+static struct kthread_worker *prepage_big_worker;
+static struct kthread_worker *prepage_idle_workers[PREPAGE_MAX_IDLE_WORKERS];
+static unsigned int prepage_nr_idle_workers;
+static atomic_t prepage_next_idle_worker = ATOMIC_INIT(0);
+
+/**
+ * prepage_file_prepagers_init() - start the file prepager threads
+ *
+ * The first call starts them; later calls do nothing. Called with the
+ * lock that serializes enabling prepage.
+ *
+ * Return: 0, or the error of creating the first thread.
+ */
+int prepage_file_prepagers_init(void)
+{
+	struct sched_attr idle = { .sched_policy = SCHED_IDLE };
+	unsigned int i, nr;
+
+	if (prepage_big_worker)
+		return 0;
+	nr = clamp(num_online_cpus(), 1U, PREPAGE_MAX_IDLE_WORKERS);
+	for (i = 0; i < nr; i++) {
+		struct kthread_worker *w;
+
+		w = kthread_create_worker(0, "kprepaged/%u", i);
+		if (IS_ERR(w)) {
+			if (!i)
+				return PTR_ERR(w);
+			break;
+		}
+		sched_setattr_nocheck(w->task, &idle);
+		prepage_idle_workers[i] = w;
+	}
+	prepage_nr_idle_workers = i;
+	prepage_big_worker = kthread_create_worker(0, "kprepaged/big");
+	if (IS_ERR(prepage_big_worker)) {
+		/* Big files share an idle thread then. */
+		pr_warn("no thread for big files: %ld\n",
+			PTR_ERR(prepage_big_worker));
+		prepage_big_worker = prepage_idle_workers[0];
+	}
+	return 0;
+}
+
+static void prepage_file_prepage_done(struct prepage_mm *pm)
+{
+	if (atomic_dec_and_test(&pm->file_prepaging))
+		WRITE_ONCE(pm->last_prepage_ns,
+			   ktime_get_ns() - pm->prepage_start);
+}
+
+/*
+ * Add the pages of [@index, @end) that are missing from @f's page cache
+ * and start reading them. Pages already cached are left alone and not
+ * counted. Return: false if the prepager should stop.
+ */
+static bool prepage_file_read(struct prepage_file *f, pgoff_t index,
+			      pgoff_t end)
+{
+	struct address_space *mapping = f->file->f_mapping;
+	gfp_t gfp = readahead_gfp_mask(mapping);
+	struct prepage_mm *pm = f->pm;
+	struct blk_plug plug;
+	unsigned int nofs;
+	bool go_on = true;
+
+	blk_start_plug(&plug);
+	filemap_invalidate_lock_shared(mapping);
+	nofs = memalloc_nofs_save();
+	for (; index < end; index++) {
+		struct folio *folio;
+		int err;
+
+		if (READ_ONCE(pm->file_stop)) {
+			go_on = false;
+			break;
+		}
+		folio = xa_load(&mapping->i_pages, index);
+		if (folio && !xa_is_value(folio))
+			continue;
+		folio = filemap_alloc_folio(gfp, 0);
+		if (!folio) {
+			go_on = false;
+			break;
+		}
+		err = filemap_add_folio(mapping, folio, index, gfp);
+		if (err) {
+			folio_put(folio);
+			if (err == -EEXIST)
+				continue;	/* the app was quicker */
+			go_on = false;
+			break;
+		}
+		/* A page that cannot be recorded is not counted either. */
+		if (!prepage_extents_add(&f->prepaged, index, 1))
+			prepage_stat_add(pm, PREPAGE_STAT_FILE_PREPAGED, 1);
+		/* Starts the read, and unlocks the folio when it is done. */
+		err = mapping->a_ops->read_folio(f->file, folio);
+		folio_put(folio);
+		if (err) {
+			go_on = false;
+			break;
+		}
+	}
+	memalloc_nofs_restore(nofs);
+	filemap_invalidate_unlock_shared(mapping);
+	blk_finish_plug(&plug);
+	return go_on;
+}
+
+/* Read [@start, @start + @nr) of @f, within the file, in chunks. */
+static bool prepage_file_read_range(struct prepage_file *f, pgoff_t start,
+				    pgoff_t nr)
+{
+	pgoff_t eof = DIV_ROUND_UP(i_size_read(file_inode(f->file)), PAGE_SIZE);
+	pgoff_t end = min(start + nr, eof);
+
+	while (start < end) {
+		pgoff_t next = min(end, start + PREPAGE_FILE_CHUNK);
+
+		if (!prepage_file_read(f, start, next))
+			return false;
+		start = next;
+		cond_resched();
+	}
+	return true;
+}
+
+/*
+ * The work of one file in a window: first one page per
+ * metadata_stride_pages of the target, so that the file system reads
+ * the block map of the whole range early, then the target extents in
+ * file order, extents closer than merge_gap_pages read as one range.
+ */
+static void prepage_file_work(struct kthread_work *work)
+{
+	struct prepage_file *f = container_of(work, struct prepage_file, work);
+	pgoff_t gap = READ_ONCE(prepage_merge_gap_pages);
+	pgoff_t stride = max(READ_ONCE(prepage_metadata_stride_pages), 1U);
+	struct prepage_extent io;
+	unsigned int pos = 0;
+	pgoff_t i;
+
+	while (prepage_extents_next_io(&f->target, &pos, gap, &io))
+		for (i = io.start; i < io.start + io.nr; i += stride)
+			if (!prepage_file_read_range(f, i, 1))
+				goto out;
+	pos = 0;
+	while (prepage_extents_next_io(&f->target, &pos, gap, &io))
+		if (!prepage_file_read_range(f, io.start, io.nr))
+			break;
+out:
+	prepage_file_prepage_done(f->pm);
+}
+
+/**
+ * prepage_file_attach() - bind the files of a new table to prepagers
+ * @pm:		the prepage state the table is loaded into; its lock is held
+ * @table:	the table
+ */
+void prepage_file_attach(struct prepage_mm *pm,
+			 struct prepage_file_table *table)
+{
+	unsigned long big = READ_ONCE(prepage_big_file_pages);
+	struct prepage_file *f;
+
+	list_for_each_entry(f, &table->files, node) {
+		f->pm = pm;
+		kthread_init_work(&f->work, prepage_file_work);
+		if (DIV_ROUND_UP(f->size, PAGE_SIZE) >= big)
+			f->worker = prepage_big_worker;
+		else
+			f->worker = prepage_idle_workers[(unsigned int)
+				atomic_inc_return(&prepage_next_idle_worker) %
+				prepage_nr_idle_workers];
+	}
+}
+
+/**
+ * prepage_file_prepage_start() - start prepaging the target tables
+ * @pm:	the prepage state; its lock is held and a window just opened
+ */
+void prepage_file_prepage_start(struct prepage_mm *pm)
+{
+	struct prepage_file *f;
+
+	WRITE_ONCE(pm->file_stop, false);
+	pm->prepage_start = ktime_get_ns();
+	WRITE_ONCE(pm->last_prepage_ns, 0);
+	list_for_each_entry(f, &pm->file_table.files, node) {
+		if (!f->target.nr || !f->worker)
+			continue;
+		atomic_inc(&pm->file_prepaging);
+		kthread_queue_work(f->worker, &f->work);
+	}
+}
+
+/**
+ * prepage_file_prepage_stop() - stop the file prepagers and wait for them
+ * @pm:	the prepage state; its lock is held
+ */
+void prepage_file_prepage_stop(struct prepage_mm *pm)
+{
+	struct prepage_file *f;
+
+	WRITE_ONCE(pm->file_stop, true);
+	list_for_each_entry(f, &pm->file_table.files, node)
+		if (f->worker && kthread_cancel_work_sync(&f->work))
+			prepage_file_prepage_done(pm);	/* never ran */
+}
+
+/**
+ * prepage_file_table_sizes() - the sizes of the file tables
+ * @pm:			the prepage state; its lock is held
+ * @files:		number of files, on return
+ * @candidate_pages:	pages in the candidate tables, on return
+ * @target_pages:	pages in the target tables, on return
+ */
+void prepage_file_table_sizes(struct prepage_mm *pm, unsigned long *files,
+			      unsigned long *candidate_pages,
+			      unsigned long *target_pages)
+{
+	struct prepage_file *f;
+
+	*files = pm->file_table.nr_files;
+	*candidate_pages = 0;
+	*target_pages = 0;
+	list_for_each_entry(f, &pm->file_table.files, node) {
+		*candidate_pages += prepage_extents_pages(&f->candidates);
+		*target_pages += prepage_extents_pages(&f->target);
+	}
+}

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prepage per-process interface: /proc/<pid>/prepage, prepage_table and
+ * prepage_stat. fs/proc/base.c opens them (checking PTRACE_MODE_READ over
+ * the target, as for /proc/<pid>/mem); this file does the rest.
+ */
+
+#define pr_fmt(fmt) "prepage-proc: " fmt
+
+#include <linux/capability.h>
+#include <linux/mm.h>
+#include <linux/prepage.h>
+#include <linux/sched/mm.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+/* The largest table, in bytes, a single write may load. */
+#define PREPAGE_TABLE_MAX_BYTES	SZ_4M
+
+/**
+ * struct prepage_proc - an open prepage file
+ * @mm:		the address space, held by an mm_count reference
+ * @which:	&enum prepage_proc_file
+ */
+struct prepage_proc {
+	struct mm_struct *mm;
+	enum prepage_proc_file which;
+};
+
+/*
+ * The state of @mm for a reader: locked, or NULL when there is none (the
+ * reader then shows an idle, empty state). ERR_PTR(-EINTR) on a fatal
+ * signal.
+ */
+static struct prepage_mm *prepage_proc_lock(struct mm_struct *mm)
+{
+	struct prepage_mm *pm = prepage_mm_get(mm, false);
+
+	if (IS_ERR_OR_NULL(pm))
+		return NULL;
+	if (mutex_lock_killable(&pm->lock)) {
+		prepage_mm_put(pm);
+		return ERR_PTR(-EINTR);
+	}
+	return pm;
+}
+
+static void prepage_proc_unlock(struct prepage_mm *pm)
+{
+	if (pm) {
+		mutex_unlock(&pm->lock);
+		prepage_mm_put(pm);
+	}
+}
+
+static int prepage_ctl_show(struct seq_file *m, void *v)
+{
+	struct prepage_proc *pp = m->private;
+	unsigned long files = 0, candidates = 0, targets = 0;
+	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
+	bool switching = false, prepaging = false;
+
+	if (IS_ERR(pm))
+		return PTR_ERR(pm);
+	if (pm) {
+		switching = pm->state == PREPAGE_SWITCHING;
+		prepaging = atomic_read(&pm->file_prepaging) > 0;
+		prepage_file_table_sizes(pm, &files, &candidates, &targets);
+	}
+	prepage_proc_unlock(pm);
+	seq_printf(m, "state %s\n", switching ? "switching" : "idle");
+	seq_printf(m, "prepaging %d\n", prepaging);
+	seq_printf(m, "files %lu\n", files);
+	seq_printf(m, "file_candidate_pages %lu\n", candidates);
+	seq_printf(m, "file_target_pages %lu\n", targets);
+	return 0;
+}
+
+static int prepage_table_show(struct seq_file *m, void *v)
+{
+	struct prepage_proc *pp = m->private;
+	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
+
+	if (IS_ERR(pm))
+		return PTR_ERR(pm);
+	if (pm)
+		prepage_file_table_show(m, pm);
+	prepage_proc_unlock(pm);
+	return 0;
+}
+
+static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
+	[PREPAGE_STAT_SWITCHES]		= "switches",
+	[PREPAGE_STAT_RESTARTS]		= "restarts",
+	[PREPAGE_STAT_FILE_PREPAGED]	= "file_prepaged",
+	[PREPAGE_STAT_FILE_HIT]		= "file_hit",
+	[PREPAGE_STAT_FILE_MISS]	= "file_miss",
+	[PREPAGE_STAT_FILE_STALE]	= "file_stale",
+	[PREPAGE_STAT_LOG_DROPPED]	= "log_dropped",
+};
+
+static int prepage_stat_show(struct seq_file *m, void *v)
+{
+	struct prepage_proc *pp = m->private;
+	unsigned long stat[NR_PREPAGE_STAT] = {};
+	unsigned long files = 0, candidates = 0, targets = 0;
+	u64 window_ns = 0, prepage_ns = 0;
+	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
+	unsigned long hit, miss;
+	int i;
+
+	if (IS_ERR(pm))
+		return PTR_ERR(pm);
+	if (pm) {
+		for (i = 0; i < NR_PREPAGE_STAT; i++)
+			stat[i] = prepage_stat_read(pm, i);
+		prepage_file_table_sizes(pm, &files, &candidates, &targets);
+		window_ns = pm->last_window_ns;
+		prepage_ns = READ_ONCE(pm->last_prepage_ns);
+	}
+	prepage_proc_unlock(pm);
+
+	for (i = 0; i < NR_PREPAGE_STAT; i++)
+		seq_printf(m, "%s %lu\n", prepage_stat_names[i], stat[i]);
+	hit = stat[PREPAGE_STAT_FILE_HIT];
+	miss = stat[PREPAGE_STAT_FILE_MISS];
+	seq_printf(m, "file_precision_permille %u\n",
+		   prepage_permille(hit, stat[PREPAGE_STAT_FILE_PREPAGED]));
+	seq_printf(m, "file_recall_permille %u\n",
+		   prepage_permille(hit, hit + miss));
+	seq_printf(m, "files %lu\n", files);
+	seq_printf(m, "file_candidate_pages %lu\n", candidates);
+	seq_printf(m, "file_target_pages %lu\n", targets);
+	seq_printf(m, "last_window_ns %llu\n", window_ns);
+	seq_printf(m, "last_prepage_ns %llu\n", prepage_ns);
+	return 0;
+}
+
+/**
+ * prepage_proc_open() - open a /proc/<pid>/prepage* file
+ * @file:	the file
+ * @mm:		the address space; on success the file holds this mm_count
+ *		reference until prepage_proc_release()
+ * @which:	which file
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int prepage_proc_open(struct file *file, struct mm_struct *mm,
+		      enum prepage_proc_file which)
+{
+	static int (* const show[])(struct seq_file *, void *) = {
+		[PREPAGE_PROC_CTL]	= prepage_ctl_show,
+		[PREPAGE_PROC_TABLE]	= prepage_table_show,
+		[PREPAGE_PROC_STAT]	= prepage_stat_show,
+	};
+	struct prepage_proc *pp;
+	int ret;
+
+	pp = kmalloc(sizeof(*pp), GFP_KERNEL);
+	if (!pp)
+		return -ENOMEM;
+	pp->mm = mm;
+	pp->which = which;
+	ret = single_open(file, show[which], pp);
+	if (ret)
+		kfree(pp);
+	return ret;
+}
+
+/**
+ * prepage_proc_release() - release a /proc/<pid>/prepage* file
+ * @inode:	its inode
+ * @file:	the file
+ *
+ * Return: 0.
+ */
+int prepage_proc_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+	struct prepage_proc *pp = m->private;
+
+	mmdrop(pp->mm);
+	kfree(pp);
+	return single_release(inode, file);
+}
+
+/*
+ * Writers need what process_madvise() needs over the target: the
+ * PTRACE_MODE_READ checked at open, and CAP_SYS_NICE when the target is
+ * not the opener's own address space. Checked against the opener's
+ * credentials, not those of whoever the file descriptor was passed to.
+ */
+static int prepage_proc_may_write(struct file *file, struct mm_struct *mm)
+{
+	if (mm != current->mm &&
+	    !file_ns_capable(file, &init_user_ns, CAP_SYS_NICE))
+		return -EPERM;
+	return 0;
+}
+
+enum prepage_verb { PREPAGE_START, PREPAGE_END, PREPAGE_RESET };
+
+static ssize_t prepage_ctl_write(struct file *file, struct mm_struct *mm,
+				 const char __user *ubuf, size_t count)
+{
+	struct prepage_mm *pm;
+	enum prepage_verb verb;
+	char buf[16], *s;
+	int err;
+
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	s = strim(buf);
+	if (!strcmp(s, "start"))
+		verb = PREPAGE_START;
+	else if (!strcmp(s, "end"))
+		verb = PREPAGE_END;
+	else if (!strcmp(s, "reset"))
+		verb = PREPAGE_RESET;
+	else
+		return -EINVAL;
+
+	err = prepage_proc_may_write(file, mm);
+	if (err)
+		return err;
+	if (!mmget_not_zero(mm))
+		return -ESRCH;
+	pm = prepage_mm_get(mm, verb == PREPAGE_START);
+	if (IS_ERR_OR_NULL(pm)) {
+		/* Nothing to end or reset without state. */
+		err = pm ? PTR_ERR(pm) : verb == PREPAGE_END ? -EINVAL : 0;
+		goto out;
+	}
+	switch (verb) {
+	case PREPAGE_START:
+		err = prepage_switch_start(pm);
+		break;
+	case PREPAGE_END:
+		err = prepage_switch_end(pm);
+		break;
+	case PREPAGE_RESET:
+		err = prepage_reset(pm);
+		break;
+	}
+	prepage_mm_put(pm);
+out:
+	mmput(mm);
+	return err ? err : count;
+}
+
+static ssize_t prepage_table_write(struct file *file, struct mm_struct *mm,
+				   const char __user *ubuf, size_t count,
+				   loff_t *ppos)
+{
+	struct prepage_file_table table;
+	struct prepage_mm *pm;
+	char *buf;
+	int err;
+
+	/* A table is loaded by one write: a second one would be a new table. */
+	if (*ppos)
+		return -EINVAL;
+	if (count > PREPAGE_TABLE_MAX_BYTES)
+		return -E2BIG;
+	err = prepage_proc_may_write(file, mm);
+	if (err)
+		return err;
+
+	buf = kvmalloc(count + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (copy_from_user(buf, ubuf, count)) {
+		kvfree(buf);
+		return -EFAULT;
+	}
+	buf[count] = '\0';
+	/* Opens the files, in the writer's context. */
+	err = prepage_file_table_parse(buf, &table);
+	kvfree(buf);
+	if (err)
+		return err;
+
+	if (!mmget_not_zero(mm)) {
+		err = -ESRCH;
+		goto out;
+	}
+	pm = prepage_mm_get(mm, true);
+	if (IS_ERR(pm)) {
+		err = PTR_ERR(pm);
+	} else {
+		/* Leaves the old tables in @table. */
+		err = prepage_load_file_table(pm, &table);
+		prepage_mm_put(pm);
+	}
+	mmput(mm);
+out:
+	prepage_file_table_free(&table);
+	if (err)
+		return err;
+	*ppos += count;
+	return count;
+}
+
+/**
+ * prepage_proc_write() - write to /proc/<pid>/prepage or prepage_table
+ * @file:	the file
+ * @ubuf:	what is written
+ * @count:	its size
+ * @ppos:	the file position
+ *
+ * prepage takes "start", "end" or "reset"; prepage_table takes a whole
+ * table in one write. Either is checked in full before anything changes.
+ *
+ * Return: @count, or a negative error; see
+ * Documentation/ABI/testing/procfs-prepage.
+ */
+ssize_t prepage_proc_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct prepage_proc *pp = m->private;
+
+	switch (pp->which) {
+	case PREPAGE_PROC_CTL:
+		return prepage_ctl_write(file, pp->mm, ubuf, count);
+	case PREPAGE_PROC_TABLE:
+		return prepage_table_write(file, pp->mm, ubuf, count, ppos);
+	default:
+		return -EINVAL;
+	}
+}

@@ -1,0 +1,869 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for file prepaging: /proc/<pid>/prepage, prepage_table and
+ * prepage_stat. Every count is exact: the test files are read with
+ * readahead disabled (POSIX_FADV_RANDOM, MADV_RANDOM), evicted with
+ * POSIX_FADV_DONTNEED, and their residency checked with mincore().
+ *
+ * Each test runs in its own process, so its prepage state starts empty.
+ * The files must be on a file system whose page cache can be evicted
+ * and read back (not tmpfs): PREPAGE_TESTDIR names a directory on one
+ * (the test VM mounts an ext4 disk there); tests SKIP otherwise.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#define NR_PAGES	64
+#define SYSFS		"/sys/kernel/mm/prepage/"
+#define NO_EVICT	"test file pages cannot be evicted (tmpfs?): set PREPAGE_TESTDIR to a directory on a disk file system"
+
+static long psz;
+
+static int write_file(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, buf, len);
+	ret = ret < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	return write_file(path, s, strlen(s));
+}
+
+/* Read a whole (small) file into @buf; return its length or -errno. */
+static int read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n, len = 0;
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[len] = '\0';
+	return len;
+}
+
+/* The value of "KEY VALUE" line @key in @path, or -1. */
+static long read_key(const char *path, const char *key)
+{
+	char buf[4096], *p;
+	size_t klen = strlen(key);
+
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, klen) && p[klen] == ' ')
+			return strtol(p + klen + 1, NULL, 10);
+	return -1;
+}
+
+static long stat_of(const char *key)
+{
+	return read_key("/proc/self/prepage_stat", key);
+}
+
+static int ctl(const char *verb)
+{
+	return write_str("/proc/self/prepage", verb);
+}
+
+static int load(const char *table)
+{
+	return write_str("/proc/self/prepage_table", table);
+}
+
+static int dump(char *buf, size_t size)
+{
+	return read_file("/proc/self/prepage_table", buf, size);
+}
+
+/* Wait for the window's prepagers to have issued everything. */
+static int wait_prepaged(void)
+{
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		if (read_key("/proc/self/prepage", "prepaging") == 0)
+			return 0;
+		usleep(5000);
+	}
+	return -1;
+}
+
+static unsigned char pattern(int page)
+{
+	return (unsigned char)(page * 7 + 1);
+}
+
+/* A file of @nr pages on the test file system, page i full of pattern(i). */
+static int make_file(char *path, int nr)
+{
+	const char *dir = getenv("PREPAGE_TESTDIR");
+	char *page = malloc(psz);
+	int fd, i;
+
+	if (!page)
+		return -1;
+	if (!dir)
+		dir = "/tmp";
+	snprintf(path, PATH_MAX, "%s/prepage.XXXXXX", dir);
+	fd = mkstemp(path);
+	for (i = 0; fd >= 0 && i < nr; i++) {
+		memset(page, pattern(i), psz);
+		if (write(fd, page, psz) != psz) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	free(page);
+	if (fd >= 0 && (fsync(fd) ||
+			posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Pages of [first, first + nr) of @fd in the page cache. */
+static int resident(int fd, int first, int nr)
+{
+	unsigned char vec[NR_PAGES * 64];
+	void *map;
+	int i, n = 0;
+
+	map = mmap(NULL, (first + nr) * psz, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return -1;
+	if (mincore(map, (first + nr) * psz, vec))
+		n = -1;
+	for (i = first; n >= 0 && i < first + nr; i++)
+		n += vec[i] & 1;
+	munmap(map, (first + nr) * psz);
+	return n;
+}
+
+/* Drop @fd's pages from the page cache; false if they stay. */
+static bool evict(int fd, int nr)
+{
+	fdatasync(fd);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return resident(fd, 0, nr) == 0;
+}
+
+/* Touch pages [first, first + nr) through a mapping; false on bad data. */
+static bool touch_mmap(int fd, int first, int nr)
+{
+	bool ok = true;
+	char *map;
+	int i;
+
+	map = mmap(NULL, NR_PAGES * psz, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return false;
+	madvise(map, NR_PAGES * psz, MADV_RANDOM);
+	for (i = first; i < first + nr; i++)
+		ok &= *(volatile unsigned char *)(map + i * psz) == pattern(i);
+	munmap(map, NR_PAGES * psz);
+	return ok;
+}
+
+/* Read pages [first, first + nr) with pread(), one page at a time. */
+static bool touch_read(int fd, int first, int nr)
+{
+	unsigned char *buf = malloc(psz);
+	bool ok = buf != NULL;
+	int i;
+
+	for (i = first; ok && i < first + nr; i++)
+		ok = pread(fd, buf, psz, i * psz) == psz &&
+		     buf[0] == pattern(i) && buf[psz - 1] == pattern(i);
+	free(buf);
+	return ok;
+}
+
+static char *table_line(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+/* Set a knob for the test, returning the old value to restore. */
+static long set_knob(const char *name, long val)
+{
+	char path[128], buf[32];
+	long old;
+
+	snprintf(path, sizeof(path), SYSFS "%s", name);
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	old = strtol(buf, NULL, 10);
+	snprintf(buf, sizeof(buf), "%ld", val);
+	if (write_str(path, buf))
+		return -1;
+	return old;
+}
+
+FIXTURE(file)
+{
+	char path[PATH_MAX];
+	char line[PATH_MAX + 256];
+	int fd;
+};
+
+FIXTURE_SETUP(file)
+{
+	psz = sysconf(_SC_PAGESIZE);
+	if (access("/proc/self/prepage", F_OK))
+		SKIP(return, "kernel without CONFIG_PREPAGE");
+	if (write_str(SYSFS "enabled", "1"))
+		SKIP(return, "cannot enable prepage (%s)", strerror(errno));
+	self->fd = make_file(self->path, NR_PAGES);
+	ASSERT_LE(0, self->fd) TH_LOG("cannot create a test file");
+	if (!evict(self->fd, NR_PAGES))
+		SKIP(return, NO_EVICT);
+}
+
+FIXTURE_TEARDOWN(file)
+{
+	if (self->fd >= 0) {
+		close(self->fd);
+		unlink(self->path);
+	}
+}
+
+/*
+ * The table covers pages 0-31; the app uses 0-15 through a mapping and
+ * 16-23 through read(): 32 prepaged, 24 hits, no miss.
+ */
+TEST_F(file, hit)
+{
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path, 32 * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(32, resident(self->fd, 0, 32));
+	EXPECT_EQ(0, resident(self->fd, 32, 32));
+	EXPECT_EQ(32, stat_of("file_prepaged"));
+
+	ASSERT_TRUE(touch_mmap(self->fd, 0, 16));
+	ASSERT_TRUE(touch_read(self->fd, 16, 8));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(32, stat_of("file_prepaged"));
+	EXPECT_EQ(24, stat_of("file_hit"));
+	EXPECT_EQ(0, stat_of("file_miss"));
+	EXPECT_EQ(750, stat_of("file_precision_permille"));
+	EXPECT_EQ(1000, stat_of("file_recall_permille"));
+	EXPECT_EQ(1, stat_of("switches"));
+}
+
+/*
+ * As hit, and the app also reads 40-47, which no table has: 8 misses.
+ * The target learns only candidates it used: 0-23 (24-31 were prepaged
+ * and not used, 40-47 are no candidates).
+ */
+TEST_F(file, miss)
+{
+	char buf[PATH_MAX + 256], want[PATH_MAX + 256];
+	struct stat st;
+
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path, 32 * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_TRUE(touch_mmap(self->fd, 0, 16));
+	ASSERT_TRUE(touch_read(self->fd, 16, 8));
+	ASSERT_TRUE(touch_read(self->fd, 40, 8));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(32, stat_of("file_prepaged"));
+	EXPECT_EQ(24, stat_of("file_hit"));
+	EXPECT_EQ(8, stat_of("file_miss"));
+	EXPECT_EQ(750, stat_of("file_recall_permille"));
+
+	ASSERT_EQ(0, fstat(self->fd, &st));
+	snprintf(want, sizeof(want),
+		 "%s 0:%ld ino=%lu size=%ld ctime=%ld.%09ld target=0:%ld\n",
+		 self->path, 32 * psz, (unsigned long)st.st_ino,
+		 (long)st.st_size, (long)st.st_ctim.tv_sec,
+		 (long)st.st_ctim.tv_nsec, 24 * psz);
+	ASSERT_LT(0, dump(buf, sizeof(buf)));
+	EXPECT_STREQ(want, buf);
+	EXPECT_EQ(24, read_key("/proc/self/prepage", "file_target_pages"));
+}
+
+/*
+ * Pages prepaged but not used in a switch leave the target, splitting
+ * it; a candidate the app then needs again (a miss) comes back.
+ */
+TEST_F(file, eviction)
+{
+	char buf[PATH_MAX + 256], *target;
+
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path, 48 * psz)));
+	/* Switch 1: only 0-7 and 32-39 are used. */
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_TRUE(touch_read(self->fd, 0, 8));
+	ASSERT_TRUE(touch_read(self->fd, 32, 8));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(48, stat_of("file_prepaged"));
+	EXPECT_EQ(16, stat_of("file_hit"));
+	ASSERT_LT(0, dump(buf, sizeof(buf)));
+	target = strstr(buf, " target=");
+	ASSERT_NE(NULL, target);
+	table_line(self->line, sizeof(self->line), " target=0:%ld,%ld:%ld\n",
+		   8 * psz, 32 * psz, 8 * psz);
+	EXPECT_STREQ(self->line, target);
+
+	/*
+	 * Switch 2: only the 16 target pages come in (24 pages apart: two
+	 * I/Os); the app needs 8-15 again, a miss, and they are relearned.
+	 */
+	ASSERT_TRUE(evict(self->fd, NR_PAGES));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(16, resident(self->fd, 0, NR_PAGES));
+	EXPECT_EQ(0, resident(self->fd, 8, 24));
+	ASSERT_TRUE(touch_read(self->fd, 0, 16));
+	ASSERT_TRUE(touch_read(self->fd, 32, 8));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(64, stat_of("file_prepaged"));
+	EXPECT_EQ(32, stat_of("file_hit"));
+	EXPECT_EQ(8, stat_of("file_miss"));
+	ASSERT_LT(0, dump(buf, sizeof(buf)));
+	target = strstr(buf, " target=");
+	ASSERT_NE(NULL, target);
+	table_line(self->line, sizeof(self->line), " target=0:%ld,%ld:%ld\n",
+		   16 * psz, 32 * psz, 8 * psz);
+	EXPECT_STREQ(self->line, target);
+}
+
+/* Only the app's own tasks count: another process's reads do not. */
+TEST_F(file, other_process)
+{
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path, 32 * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(touch_read(self->fd, 0, 32) && touch_read(self->fd, 40, 8) ?
+		      0 : 1);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(32, stat_of("file_prepaged"));
+	EXPECT_EQ(0, stat_of("file_hit"));
+	EXPECT_EQ(0, stat_of("file_miss"));
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "file_target_pages"));
+}
+
+FIXTURE(merge)
+{
+	char path[PATH_MAX];
+	char line[PATH_MAX + 256];
+	int fd;
+	long old_gap;
+};
+
+FIXTURE_VARIANT(merge)
+{
+	int gap;		/* pages between the two extents */
+	int prepaged;		/* pages read */
+};
+
+/* 10 pages apart, closer than merge_gap_pages: one I/O, the gap read. */
+FIXTURE_VARIANT_ADD(merge, gap10) { .gap = 10, .prepaged = 26 };
+/* 20 pages apart: two I/Os, nothing between them read. */
+FIXTURE_VARIANT_ADD(merge, gap20) { .gap = 20, .prepaged = 16 };
+
+FIXTURE_SETUP(merge)
+{
+	psz = sysconf(_SC_PAGESIZE);
+	self->old_gap = -1;
+	if (access("/proc/self/prepage", F_OK))
+		SKIP(return, "kernel without CONFIG_PREPAGE");
+	if (write_str(SYSFS "enabled", "1"))
+		SKIP(return, "cannot enable prepage");
+	self->fd = make_file(self->path, NR_PAGES);
+	ASSERT_LE(0, self->fd);
+	if (!evict(self->fd, NR_PAGES))
+		SKIP(return, NO_EVICT);
+	self->old_gap = set_knob("merge_gap_pages", 16);
+	ASSERT_LE(0, self->old_gap);
+}
+
+FIXTURE_TEARDOWN(merge)
+{
+	if (self->old_gap >= 0)
+		set_knob("merge_gap_pages", self->old_gap);
+	if (self->fd >= 0) {
+		close(self->fd);
+		unlink(self->path);
+	}
+}
+
+TEST_F(merge, extents)
+{
+	int second = 8 + variant->gap;
+
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld,%ld:%ld\n", self->path, 8 * psz,
+				     second * psz, 8 * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(variant->prepaged, stat_of("file_prepaged"));
+	EXPECT_EQ(variant->prepaged, resident(self->fd, 0, NR_PAGES));
+	EXPECT_EQ(8, resident(self->fd, 0, 8));
+	EXPECT_EQ(8, resident(self->fd, second, 8));
+	EXPECT_EQ(variant->prepaged - 16, resident(self->fd, 8, variant->gap));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(0, stat_of("file_hit"));
+	EXPECT_EQ(0, stat_of("file_miss"));
+}
+
+FIXTURE(stale)
+{
+	char path[PATH_MAX];
+	char line[PATH_MAX + 256];
+	int fd;
+};
+
+FIXTURE_VARIANT(stale)
+{
+	const char *field;	/* identity field to get wrong */
+};
+
+FIXTURE_VARIANT_ADD(stale, ctime) { .field = "ctime" };
+FIXTURE_VARIANT_ADD(stale, size) { .field = "size" };
+FIXTURE_VARIANT_ADD(stale, ino) { .field = "ino" };
+FIXTURE_VARIANT_ADD(stale, none) { .field = NULL };
+
+FIXTURE_SETUP(stale)
+{
+	psz = sysconf(_SC_PAGESIZE);
+	if (access("/proc/self/prepage", F_OK))
+		SKIP(return, "kernel without CONFIG_PREPAGE");
+	if (write_str(SYSFS "enabled", "1"))
+		SKIP(return, "cannot enable prepage");
+	self->fd = make_file(self->path, NR_PAGES);
+	ASSERT_LE(0, self->fd);
+	if (!evict(self->fd, NR_PAGES))
+		SKIP(return, NO_EVICT);
+}
+
+FIXTURE_TEARDOWN(stale)
+{
+	if (self->fd >= 0) {
+		close(self->fd);
+		unlink(self->path);
+	}
+}
+
+/*
+ * A line whose file changed since the profile (as after an OTA update)
+ * is dropped and counted, and nothing is prepaged for it; with the right
+ * identity ("none" gets nothing wrong) the line loads.
+ */
+TEST_F(stale, identity)
+{
+	const char *f = variant->field;
+	bool wrong = f != NULL;
+	struct stat st;
+
+	ASSERT_EQ(0, fstat(self->fd, &st));
+	table_line(self->line, sizeof(self->line),
+		   "%s 0:%ld ino=%lu size=%ld ctime=%ld.%09ld\n", self->path,
+		   32 * psz,
+		   (unsigned long)st.st_ino + (wrong && !strcmp(f, "ino")),
+		   (long)st.st_size + (wrong && !strcmp(f, "size")) * psz,
+		   (long)st.st_ctim.tv_sec,
+		   ((long)st.st_ctim.tv_nsec + (wrong && !strcmp(f, "ctime"))) %
+		   1000000000);
+	ASSERT_EQ(0, load(self->line));
+	EXPECT_EQ(wrong, stat_of("file_stale"));
+	EXPECT_EQ(!wrong, read_key("/proc/self/prepage", "files"));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(wrong ? 0 : 32, stat_of("file_prepaged"));
+	EXPECT_EQ(wrong ? 0 : 32, resident(self->fd, 0, NR_PAGES));
+}
+
+/* dump -> write back -> dump is identical, for two files. */
+TEST_F(file, round_trip)
+{
+	char first[2 * PATH_MAX + 512], second[2 * PATH_MAX + 512];
+	char other[PATH_MAX], want[2 * PATH_MAX + 512];
+	struct stat st, ost;
+	int ofd;
+
+	ofd = make_file(other, 8);
+	ASSERT_LE(0, ofd);
+	ASSERT_EQ(0, fstat(self->fd, &st));
+	ASSERT_EQ(0, fstat(ofd, &ost));
+	snprintf(first, sizeof(first), "%s 0:%ld target=0:%ld\n%s 0:%ld,%ld:%ld\n",
+		 self->path, 32 * psz, 16 * psz, other, 2 * psz, 4 * psz, psz);
+	ASSERT_EQ(0, load(first));
+	ASSERT_LT(0, dump(first, sizeof(first)));
+	snprintf(want, sizeof(want),
+		 "%s 0:%ld ino=%lu size=%ld ctime=%ld.%09ld target=0:%ld\n"
+		 "%s 0:%ld,%ld:%ld ino=%lu size=%ld ctime=%ld.%09ld target=0:%ld,%ld:%ld\n",
+		 self->path, 32 * psz, (unsigned long)st.st_ino,
+		 (long)st.st_size, (long)st.st_ctim.tv_sec,
+		 (long)st.st_ctim.tv_nsec, 16 * psz,
+		 other, 2 * psz, 4 * psz, psz, (unsigned long)ost.st_ino,
+		 (long)ost.st_size, (long)ost.st_ctim.tv_sec,
+		 (long)ost.st_ctim.tv_nsec, 2 * psz, 4 * psz, psz);
+	EXPECT_STREQ(want, first);
+
+	ASSERT_EQ(0, ctl("reset"));
+	ASSERT_EQ(0, dump(second, sizeof(second)));
+	ASSERT_EQ(0, load(first));
+	ASSERT_LT(0, dump(second, sizeof(second)));
+	EXPECT_STREQ(first, second);
+
+	/* An empty target survives the trip too. */
+	snprintf(first, sizeof(first), "%s 0:%ld target=none\n", other, psz);
+	ASSERT_EQ(0, load(first));
+	ASSERT_LT(0, dump(first, sizeof(first)));
+	EXPECT_NE(NULL, strstr(first, " target=none\n"));
+	ASSERT_EQ(0, load(first));
+	ASSERT_LT(0, dump(second, sizeof(second)));
+	EXPECT_STREQ(first, second);
+	close(ofd);
+	unlink(other);
+}
+
+FIXTURE(bad)
+{
+	char path[PATH_MAX];
+	char before[PATH_MAX + 256];
+	int fd;
+	long old_max;
+};
+
+FIXTURE_VARIANT(bad)
+{
+	const char *file;	/* prepage or prepage_table */
+	const char *fmt;	/* what is written; %s is the test file */
+	int err;
+	int max_extents;	/* max_file_extents for the test, or 0 */
+	bool huge;		/* write more than the largest table */
+};
+
+#define BAD(_name, _file, _fmt, _err, ...)				\
+	FIXTURE_VARIANT_ADD(bad, _name) {				\
+		.file = _file, .fmt = _fmt, .err = _err, __VA_ARGS__	\
+	}
+
+BAD(unknown_verb, "prepage", "begin", EINVAL);
+BAD(verb_suffix, "prepage", "startx", EINVAL);
+BAD(empty_verb, "prepage", "\n", EINVAL);
+BAD(no_ranges, "prepage_table", "%s\n", EINVAL);
+BAD(malformed_range, "prepage_table", "%s 0-4096\n", EINVAL);
+BAD(unaligned_offset, "prepage_table", "%s 100:4096\n", EINVAL);
+BAD(unaligned_length, "prepage_table", "%s 0:4000\n", EINVAL);
+BAD(empty_range, "prepage_table", "%s 0:0\n", EINVAL);
+BAD(overflow, "prepage_table", "%s 0xfffffffffffff000:0x2000\n", EINVAL);
+BAD(trailing_comma, "prepage_table", "%s 0:4096,\n", EINVAL);
+BAD(relative_path, "prepage_table", "prepage.table 0:4096\n", EINVAL);
+BAD(no_such_file, "prepage_table", "/nonexistent/prepage 0:4096\n", ENOENT);
+BAD(directory, "prepage_table", "/ 0:4096\n", EINVAL);
+BAD(unknown_field, "prepage_table", "%s 0:4096 color=blue\n", EINVAL);
+BAD(repeated_field, "prepage_table", "%s 0:4096 ino=1 ino=1\n", EINVAL);
+BAD(bad_ctime, "prepage_table", "%s 0:4096 ctime=12\n", EINVAL);
+BAD(target_not_candidate, "prepage_table", "%s 0:4096 target=8192:4096\n",
+    EINVAL);
+BAD(same_file_twice, "prepage_table", "%1$s 0:4096\n%1$s 8192:4096\n",
+    EINVAL);
+BAD(good_then_bad, "prepage_table", "%1$s 0:4096\n%1$s\n", EINVAL);
+BAD(too_many_extents, "prepage_table",
+    "%s 0:4096,8192:4096,16384:4096,24576:4096,32768:4096\n", ENOSPC,
+    .max_extents = 4);
+BAD(too_big, "prepage_table", "", E2BIG, .huge = true);
+
+FIXTURE_SETUP(bad)
+{
+	char line[PATH_MAX + 64];
+
+	psz = sysconf(_SC_PAGESIZE);
+	self->old_max = -1;
+	if (access("/proc/self/prepage", F_OK))
+		SKIP(return, "kernel without CONFIG_PREPAGE");
+	if (write_str(SYSFS "enabled", "1"))
+		SKIP(return, "cannot enable prepage");
+	self->fd = make_file(self->path, NR_PAGES);
+	ASSERT_LE(0, self->fd);
+	/* The table each bad write must leave alone. */
+	snprintf(line, sizeof(line), "%s 0:%ld target=0:%ld\n", self->path,
+		 8 * psz, 4 * psz);
+	ASSERT_EQ(0, load(line));
+	ASSERT_LT(0, dump(self->before, sizeof(self->before)));
+	if (variant->max_extents) {
+		self->old_max = set_knob("max_file_extents",
+					 variant->max_extents);
+		ASSERT_LE(0, self->old_max);
+	}
+}
+
+FIXTURE_TEARDOWN(bad)
+{
+	if (self->old_max >= 0)
+		set_knob("max_file_extents", self->old_max);
+	if (self->fd >= 0) {
+		close(self->fd);
+		unlink(self->path);
+	}
+}
+
+TEST_F(bad, input)
+{
+	char path[64], after[PATH_MAX + 256], *buf;
+	size_t len;
+
+	if (variant->huge) {
+		len = (4 << 20) + 1;
+		buf = malloc(len);
+		ASSERT_NE(NULL, buf);
+		memset(buf, '\n', len);
+	} else {
+		len = strlen(variant->fmt) + 2 * PATH_MAX;
+		buf = malloc(len);
+		ASSERT_NE(NULL, buf);
+		snprintf(buf, len, variant->fmt, self->path);
+		len = strlen(buf);
+	}
+	snprintf(path, sizeof(path), "/proc/self/%s", variant->file);
+	EXPECT_EQ(-variant->err, write_file(path, buf, len));
+	free(buf);
+
+	ASSERT_LT(0, dump(after, sizeof(after)));
+	EXPECT_STREQ(self->before, after);
+	EXPECT_EQ(0, stat_of("file_stale"));
+	EXPECT_EQ(0, stat_of("switches"));
+	ASSERT_LT(0, read_file("/proc/self/prepage", after, sizeof(after)));
+	EXPECT_EQ(0, strncmp(after, "state idle\n", 11));
+}
+
+struct caps {
+	struct __user_cap_header_struct hdr;
+	struct __user_cap_data_struct data[2];
+};
+
+/*
+ * The tables reveal page cache residency: another user may neither read
+ * nor write them, and a writer needs CAP_SYS_NICE over another process.
+ */
+TEST(permissions)
+{
+	char path[3][64];
+	pid_t parent = getpid(), pid;
+	int status, i;
+
+	if (access("/proc/self/prepage", F_OK))
+		SKIP(return, "kernel without CONFIG_PREPAGE");
+	if (geteuid())
+		SKIP(return, "needs root to switch users");
+	if (write_str(SYSFS "enabled", "1"))
+		SKIP(return, "cannot enable prepage");
+	snprintf(path[0], sizeof(path[0]), "/proc/%d/prepage", parent);
+	snprintf(path[1], sizeof(path[1]), "/proc/%d/prepage_table", parent);
+	snprintf(path[2], sizeof(path[2]), "/proc/%d/prepage_stat", parent);
+
+	/* Another user: no access at all. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		/* Keep our own /proc files ours after the uid change. */
+		prctl(PR_SET_DUMPABLE, 1);
+		for (i = 0; i < 3; i++) {
+			int fd = open(path[i], i == 2 ? O_RDONLY : O_WRONLY);
+
+			if (fd >= 0 || (errno != EACCES && errno != EPERM))
+				_exit(20 + i);
+			fd = open(path[i], O_RDONLY);
+			if (fd >= 0 || (errno != EACCES && errno != EPERM))
+				_exit(30 + i);
+		}
+		/* The own process needs no privilege. */
+		i = write_str("/proc/self/prepage", "start");
+		if (!i)
+			i = write_str("/proc/self/prepage", "end");
+		if (i) {
+			fprintf(stderr, "own prepage: %s\n", strerror(-i));
+			_exit(40);
+		}
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status) TH_LOG("unprivileged child failed at step %d",
+				    WEXITSTATUS(status));
+
+	/* Same user without CAP_SYS_NICE: may read, may not write. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct caps c = { .hdr = { .version = _LINUX_CAPABILITY_VERSION_3 } };
+		char buf[4096];
+
+		if (syscall(SYS_capget, &c.hdr, c.data))
+			_exit(10);
+		c.data[CAP_TO_INDEX(CAP_SYS_NICE)].effective &=
+			~CAP_TO_MASK(CAP_SYS_NICE);
+		c.data[CAP_TO_INDEX(CAP_SYS_NICE)].permitted &=
+			~CAP_TO_MASK(CAP_SYS_NICE);
+		if (syscall(SYS_capset, &c.hdr, c.data))
+			_exit(11);
+		if (read_file(path[2], buf, sizeof(buf)) <= 0)
+			_exit(12);
+		if (write_str(path[0], "start") != -EPERM)
+			_exit(13);
+		if (write_str(path[1], "/ 0:4096\n") != -EPERM)
+			_exit(14);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status) TH_LOG("child without CAP_SYS_NICE failed at step %d",
+				    WEXITSTATUS(status));
+	/* Nothing the children did reached the parent. */
+	EXPECT_EQ(0, read_key("/proc/self/prepage_stat", "switches"));
+}
+
+/* start twice restarts; end without start and end after end fail. */
+TEST_F(file, start_twice)
+{
+	char state[64];
+
+	EXPECT_EQ(-EINVAL, ctl("end"));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, ctl("start"));
+	EXPECT_EQ(2, stat_of("switches"));
+	EXPECT_EQ(1, stat_of("restarts"));
+	ASSERT_LT(0, read_file("/proc/self/prepage", state, sizeof(state)));
+	EXPECT_EQ(0, strncmp(state, "state switching\n", 16));
+	ASSERT_EQ(0, ctl("end"));
+	ASSERT_LT(0, read_file("/proc/self/prepage", state, sizeof(state)));
+	EXPECT_EQ(0, strncmp(state, "state idle\n", 11));
+	EXPECT_EQ(-EINVAL, ctl("end"));
+}
+
+/* reset in a window closes it without accounting and drops the tables. */
+TEST_F(file, reset_mid_switch)
+{
+	char buf[256];
+
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path, 32 * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_TRUE(touch_read(self->fd, 40, 8));
+	ASSERT_EQ(0, ctl("reset"));
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "files"));
+	EXPECT_EQ(0, dump(buf, sizeof(buf)));
+	EXPECT_EQ(-EINVAL, ctl("end"));
+	EXPECT_EQ(0, stat_of("file_miss"));
+	EXPECT_EQ(0, stat_of("file_hit"));
+	/* The next window works as usual. */
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(2, stat_of("switches"));
+}
+
+/* A table replaced mid-switch: the old prepagers stop, the window goes on. */
+TEST_F(file, replace_mid_switch)
+{
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path, 32 * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s %ld:%ld\n", self->path, 48 * psz,
+				     8 * psz)));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_TRUE(touch_read(self->fd, 48, 8));
+	ASSERT_EQ(0, ctl("end"));
+	/* The new table was not prepaged in this window: 48-55 were misses. */
+	EXPECT_EQ(8, stat_of("file_miss"));
+	EXPECT_EQ(0, stat_of("file_hit"));
+	EXPECT_EQ(8, read_key("/proc/self/prepage", "file_target_pages"));
+}
+
+/*
+ * The app exits while its prepagers run, several times over, with the
+ * file on the normal-priority and on the SCHED_IDLE prepager: no leak,
+ * no warning (the VM checks the console; kmemleak on the debug kernel).
+ */
+TEST(exit_during_prepage)
+{
+	char path[PATH_MAX], line[PATH_MAX + 64];
+	int fd, round, status;
+	const int nr = 8192;	/* 32 MiB with 4 KiB pages */
+	long old_big;
+
+	psz = sysconf(_SC_PAGESIZE);
+	if (access("/proc/self/prepage", F_OK))
+		SKIP(return, "kernel without CONFIG_PREPAGE");
+	if (write_str(SYSFS "enabled", "1"))
+		SKIP(return, "cannot enable prepage");
+	fd = make_file(path, nr);
+	ASSERT_LE(0, fd);
+	snprintf(line, sizeof(line), "%s 0:%ld\n", path, (long)nr * psz);
+	old_big = set_knob("big_file_pages", nr);
+	ASSERT_LE(0, old_big);
+	for (round = 0; round < 4; round++) {
+		pid_t pid;
+
+		/* Even rounds: a big file; odd rounds: a small one. */
+		ASSERT_LE(0, set_knob("big_file_pages", round & 1 ? nr + 1 : nr));
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid)
+			_exit(load(line) || ctl("start") ? 1 : 0);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_EQ(0, status);
+	}
+	set_knob("big_file_pages", old_big);
+	close(fd);
+	unlink(path);
+}
+
+TEST_HARNESS_MAIN
