@@ -191,7 +191,7 @@ static bool touch_mmap(int fd, int first, int nr)
 		return false;
 	madvise(map, NR_PAGES * psz, MADV_RANDOM);
 	for (i = first; i < first + nr; i++)
-		ok &= *(volatile unsigned char *)(map + i * psz) == pattern(i);
+		ok &= map[i * psz] == (char)pattern(i);
 	munmap(map, NR_PAGES * psz);
 	return ok;
 }
@@ -200,7 +200,7 @@ static bool touch_mmap(int fd, int first, int nr)
 static bool touch_read(int fd, int first, int nr)
 {
 	unsigned char *buf = malloc(psz);
-	bool ok = buf != NULL;
+	bool ok = buf;
 	int i;
 
 	for (i = first; ok && i < first + nr; i++)
@@ -505,7 +505,7 @@ FIXTURE_TEARDOWN(stale)
 TEST_F(stale, identity)
 {
 	const char *f = variant->field;
-	bool wrong = f != NULL;
+	bool wrong = f;
 	struct stat st;
 
 	ASSERT_EQ(0, fstat(self->fd, &st));
@@ -589,36 +589,133 @@ FIXTURE_VARIANT(bad)
 	bool huge;		/* write more than the largest table */
 };
 
-#define BAD(_name, _file, _fmt, _err, ...)				\
-	FIXTURE_VARIANT_ADD(bad, _name) {				\
-		.file = _file, .fmt = _fmt, .err = _err, __VA_ARGS__	\
-	}
+FIXTURE_VARIANT_ADD(bad, unknown_verb) {
+	.file = "prepage",
+	.fmt = "begin",
+	.err = EINVAL,
+};
 
-BAD(unknown_verb, "prepage", "begin", EINVAL);
-BAD(verb_suffix, "prepage", "startx", EINVAL);
-BAD(empty_verb, "prepage", "\n", EINVAL);
-BAD(no_ranges, "prepage_table", "%s\n", EINVAL);
-BAD(malformed_range, "prepage_table", "%s 0-4096\n", EINVAL);
-BAD(unaligned_offset, "prepage_table", "%s 100:4096\n", EINVAL);
-BAD(unaligned_length, "prepage_table", "%s 0:4000\n", EINVAL);
-BAD(empty_range, "prepage_table", "%s 0:0\n", EINVAL);
-BAD(overflow, "prepage_table", "%s 0xfffffffffffff000:0x2000\n", EINVAL);
-BAD(trailing_comma, "prepage_table", "%s 0:4096,\n", EINVAL);
-BAD(relative_path, "prepage_table", "prepage.table 0:4096\n", EINVAL);
-BAD(no_such_file, "prepage_table", "/nonexistent/prepage 0:4096\n", ENOENT);
-BAD(directory, "prepage_table", "/ 0:4096\n", EINVAL);
-BAD(unknown_field, "prepage_table", "%s 0:4096 color=blue\n", EINVAL);
-BAD(repeated_field, "prepage_table", "%s 0:4096 ino=1 ino=1\n", EINVAL);
-BAD(bad_ctime, "prepage_table", "%s 0:4096 ctime=12\n", EINVAL);
-BAD(target_not_candidate, "prepage_table", "%s 0:4096 target=8192:4096\n",
-    EINVAL);
-BAD(same_file_twice, "prepage_table", "%1$s 0:4096\n%1$s 8192:4096\n",
-    EINVAL);
-BAD(good_then_bad, "prepage_table", "%1$s 0:4096\n%1$s\n", EINVAL);
-BAD(too_many_extents, "prepage_table",
-    "%s 0:4096,8192:4096,16384:4096,24576:4096,32768:4096\n", ENOSPC,
-    .max_extents = 4);
-BAD(too_big, "prepage_table", "", E2BIG, .huge = true);
+FIXTURE_VARIANT_ADD(bad, verb_suffix) {
+	.file = "prepage",
+	.fmt = "startx",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, empty_verb) {
+	.file = "prepage",
+	.fmt = "\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, no_ranges) {
+	.file = "prepage_table",
+	.fmt = "%s\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, malformed_range) {
+	.file = "prepage_table",
+	.fmt = "%s 0-4096\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, unaligned_offset) {
+	.file = "prepage_table",
+	.fmt = "%s 100:4096\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, unaligned_length) {
+	.file = "prepage_table",
+	.fmt = "%s 0:4000\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, empty_range) {
+	.file = "prepage_table",
+	.fmt = "%s 0:0\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, overflow) {
+	.file = "prepage_table",
+	.fmt = "%s 0xfffffffffffff000:0x2000\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, trailing_comma) {
+	.file = "prepage_table",
+	.fmt = "%s 0:4096,\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, relative_path) {
+	.file = "prepage_table",
+	.fmt = "prepage.table 0:4096\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, no_such_file) {
+	.file = "prepage_table",
+	.fmt = "/nonexistent/prepage 0:4096\n",
+	.err = ENOENT,
+};
+
+FIXTURE_VARIANT_ADD(bad, directory) {
+	.file = "prepage_table",
+	.fmt = "/ 0:4096\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, unknown_field) {
+	.file = "prepage_table",
+	.fmt = "%s 0:4096 color=blue\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, repeated_field) {
+	.file = "prepage_table",
+	.fmt = "%s 0:4096 ino=1 ino=1\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, bad_ctime) {
+	.file = "prepage_table",
+	.fmt = "%s 0:4096 ctime=12\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, target_not_candidate) {
+	.file = "prepage_table",
+	.fmt = "%s 0:4096 target=8192:4096\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, same_file_twice) {
+	.file = "prepage_table",
+	.fmt = "%1$s 0:4096\n%1$s 8192:4096\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, good_then_bad) {
+	.file = "prepage_table",
+	.fmt = "%1$s 0:4096\n%1$s\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, too_many_extents) {
+	.file = "prepage_table",
+	.fmt = "%s 0:4096,8192:4096,16384:4096,24576:4096,32768:4096\n",
+	.err = ENOSPC,
+	.max_extents = 4,
+};
+
+FIXTURE_VARIANT_ADD(bad, too_big) {
+	.file = "prepage_table",
+	.fmt = "",
+	.err = E2BIG,
+	.huge = true,
+};
 
 FIXTURE_SETUP(bad)
 {
