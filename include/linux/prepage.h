@@ -37,6 +37,8 @@ DECLARE_STATIC_KEY_FALSE(prepage_key);
 void __prepage_exit_mm(struct mm_struct *mm);
 void __prepage_file_access(struct address_space *mapping, pgoff_t index,
 			   unsigned long nr);
+void __prepage_anon_swapin(struct mm_struct *mm, unsigned long address,
+			   unsigned long nr);
 void __prepage_file_added(struct address_space *mapping, pgoff_t index,
 			  unsigned long nr);
 
@@ -96,6 +98,22 @@ static inline void prepage_file_added(struct address_space *mapping,
 		__prepage_file_added(mapping, index, nr);
 }
 
+/**
+ * prepage_anon_swapin() - note that a fault swapped anonymous pages in
+ * @mm:		the address space of the faulting VMA
+ * @address:	address of the first page mapped
+ * @nr:		number of pages mapped
+ *
+ * Swap-in faults that the tasks of an address space in a switch window
+ * take themselves are its anonymous misses, and its new candidates.
+ */
+static inline void prepage_anon_swapin(struct mm_struct *mm,
+				       unsigned long address, unsigned long nr)
+{
+	if (static_branch_unlikely(&prepage_key))
+		__prepage_anon_swapin(mm, address, nr);
+}
+
 #else /* CONFIG_PREPAGE */
 
 static inline void prepage_exit_mm(struct mm_struct *mm) {}
@@ -104,6 +122,8 @@ static inline void prepage_file_access(struct address_space *mapping,
 static inline void prepage_file_added(struct address_space *mapping,
 				      pgoff_t index, unsigned long nr,
 				      gfp_t gfp) {}
+static inline void prepage_anon_swapin(struct mm_struct *mm,
+				       unsigned long address, unsigned long nr) {}
 
 #endif /* CONFIG_PREPAGE */
 #endif /* _LINUX_PREPAGE_H */

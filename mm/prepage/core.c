@@ -54,6 +54,14 @@ unsigned int prepage_max_file_extents __read_mostly = 16384;
 unsigned int prepage_big_file_pages __read_mostly = 16384;
 /* Read one page per this many first, for the file system's block map. */
 unsigned int prepage_metadata_stride_pages __read_mostly = 512;
+/* Prepage and log anonymous pages. Default: true. */
+bool prepage_anon_enabled __read_mostly = true;
+/* Windows an anonymous entry survives without its page accessed. Default: 5. */
+unsigned int prepage_anon_timeout __read_mostly = 5;
+/* Anonymous pages an anonymous prepager takes at a time. Default: 16. */
+unsigned int prepage_batch_pages __read_mostly = 16;
+/* Most anonymous table entries of one app. Default: 65536. */
+unsigned int prepage_max_anon_pages __read_mostly = 65536;
 
 /* ---- extent sets ------------------------------------------------------ */
 
@@ -450,6 +458,7 @@ struct prepage_mm *prepage_mm_get(struct mm_struct *mm, bool create)
 	new->state = PREPAGE_IDLE;
 	prepage_file_table_init(&new->file_table);
 	spin_lock_init(&new->log_lock);
+	prepage_anon_init(new);
 
 	spin_lock(&prepage_slots_lock);
 	pm = prepage_mm_lookup(mm);	/* lost a race with another creator? */
@@ -478,6 +487,7 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm)
 	unsigned int nr;
 
 	prepage_file_prepage_stop(pm);
+	prepage_anon_prepage_stop(pm);
 	spin_lock(&pm->log_lock);
 	pm->logging = false;
 	nr = pm->log_nr;
@@ -502,6 +512,11 @@ static void prepage_mm_shutdown(struct prepage_mm *pm)
 	if (pm->state == PREPAGE_SWITCHING)
 		__prepage_window_close(pm);
 	prepage_file_table_free(&pm->file_table);
+	prepage_anon_table_free(pm->anon_table);
+	pm->anon_table = NULL;
+	kvfree(pm->anon_plan);
+	pm->anon_plan = NULL;
+	pm->anon_plan_nr = 0;
 	spin_lock(&pm->log_lock);
 	log = pm->log;
 	pm->log = NULL;
@@ -547,7 +562,10 @@ void __prepage_exit_mm(struct mm_struct *mm)
  * @pm:	the prepage state
  *
  * Opens the accounting window: from now on the app's accesses are logged,
- * and the file prepagers start reading the target tables.
+ * the file prepagers start reading the target tables, and the accessed
+ * bits of the anonymous table pages are cleared before the anonymous
+ * prepagers start swapping the target pages in. The caller holds a user
+ * of the address space.
  * A start while a window is open discards that window (its accesses are
  * neither counted nor learned from) and counts a restart.
  *
@@ -591,6 +609,10 @@ int prepage_switch_start(struct prepage_mm *pm)
 	prepage_stat_add(pm, PREPAGE_STAT_SWITCHES, 1);
 	if (READ_ONCE(prepage_file_enabled))
 		prepage_file_prepage_start(pm);
+	if (READ_ONCE(prepage_anon_enabled)) {
+		prepage_anon_window_start(pm);
+		prepage_anon_prepage_start(pm);
+	}
 out:
 	mutex_unlock(&pm->lock);
 	return ret;
@@ -601,7 +623,8 @@ out:
  * @pm:	the prepage state
  *
  * Closes the accounting window: counts the window's hits and misses and
- * updates the tables from what the app used.
+ * updates the tables from what the app used. The caller holds a user of
+ * the address space.
  *
  * Return: 0; -EINVAL if no window is open; -EINTR if interrupted by a
  * fatal signal.
@@ -618,6 +641,7 @@ int prepage_switch_end(struct prepage_mm *pm)
 	}
 	nr = __prepage_window_close(pm);
 	prepage_file_window_end(pm, pm->log, nr);
+	prepage_anon_window_end(pm, pm->log, nr);
 	mutex_unlock(&pm->lock);
 	return 0;
 }
@@ -633,6 +657,7 @@ int prepage_switch_end(struct prepage_mm *pm)
  */
 int prepage_reset(struct prepage_mm *pm)
 {
+	struct prepage_anon_table *anon;
 	struct prepage_file_table old;
 
 	if (mutex_lock_killable(&pm->lock))
@@ -641,23 +666,35 @@ int prepage_reset(struct prepage_mm *pm)
 		__prepage_window_close(pm);
 	prepage_file_table_init(&old);
 	prepage_file_table_move(&old, &pm->file_table);
+	anon = pm->anon_table;
+	pm->anon_table = NULL;
+	kvfree(pm->anon_plan);
+	pm->anon_plan = NULL;
+	pm->anon_plan_nr = 0;
 	mutex_unlock(&pm->lock);
 	prepage_file_table_free(&old);
+	prepage_anon_table_free(anon);
 	return 0;
 }
 
 /**
- * prepage_load_file_table() - replace the file tables of @pm
+ * prepage_load_tables() - replace the tables of @pm
  * @pm:		the prepage state
- * @table:	the new tables, from prepage_file_table_parse(); on success
- *		they are taken over and @table holds the old ones, which the
- *		caller frees
+ * @table:	the new file tables, from prepage_file_table_parse(); on
+ *		success they are taken over and @table holds the old ones,
+ *		which the caller frees
+ * @anon:	the new anonymous table, or NULL to keep the current one;
+ *		on success it is taken over and *@anon is the old one,
+ *		which the caller frees
+ *
+ * The prepagers of the old tables stop; an open window stays open.
  *
  * Return: 0; -ESRCH if the address space is gone; -EINTR if interrupted
  * by a fatal signal.
  */
-int prepage_load_file_table(struct prepage_mm *pm,
-			    struct prepage_file_table *table)
+int prepage_load_tables(struct prepage_mm *pm,
+			struct prepage_file_table *table,
+			struct prepage_anon_table **anon)
 {
 	struct prepage_file_table old;
 
@@ -667,13 +704,16 @@ int prepage_load_file_table(struct prepage_mm *pm,
 		mutex_unlock(&pm->lock);
 		return -ESRCH;
 	}
-	/* The prepagers of the old table stop; the window stays open. */
 	prepage_file_prepage_stop(pm);
 	prepage_file_table_init(&old);
 	prepage_file_table_move(&old, &pm->file_table);
 	prepage_file_attach(pm, table);
 	prepage_file_table_move(&pm->file_table, table);
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_STALE, table->nr_stale);
+	if (*anon) {
+		prepage_anon_prepage_stop(pm);
+		swap(pm->anon_table, *anon);
+	}
 	mutex_unlock(&pm->lock);
 	prepage_file_table_move(table, &old);
 	return 0;
@@ -734,6 +774,23 @@ static void prepage_log(unsigned int kind, const void *key,
 }
 
 /**
+ * __prepage_anon_swapin() - log anonymous pages swapped in by a fault
+ * @mm:		the address space of the faulting VMA
+ * @address:	address of the first page
+ * @nr:		number of pages
+ *
+ * See prepage_anon_swapin().
+ */
+void __prepage_anon_swapin(struct mm_struct *mm, unsigned long address,
+			   unsigned long nr)
+{
+	/* Remote faults (ptrace, GUP of another process) are not the app's. */
+	if (mm == current->mm && READ_ONCE(prepage_anon_enabled))
+		prepage_log(PREPAGE_LOG_ANON_SWAPIN, NULL, address >> PAGE_SHIFT,
+			    nr);
+}
+
+/**
  * __prepage_file_access() - log file pages the current task accessed
  * @mapping:	the file's page cache
  * @index:	first page
@@ -779,6 +836,8 @@ int prepage_enable(void)
 		return -ENOMEM;
 	mutex_lock(&prepage_admin_lock);
 	err = prepage_file_prepagers_init();
+	if (!err)
+		err = prepage_anon_prepagers_init();
 	if (err) {
 		mutex_unlock(&prepage_admin_lock);
 		return err;

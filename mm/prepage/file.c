@@ -266,7 +266,8 @@ fail:
  *
  * Each file is opened with the caller's credentials. A line whose file
  * changed since it was made is dropped and counted in @table->nr_stale.
- * Empty lines are ignored.
+ * Empty lines, and lines of the anonymous table ("anon ..."), are
+ * skipped.
  *
  * Return: 0; -EINVAL for a malformed line, a relative path, an unaligned
  * or overflowing range, a target outside the candidates, a file that
@@ -284,7 +285,9 @@ int prepage_file_table_parse(char *buf, struct prepage_file_table *table)
 		int err;
 
 		line = strim(line);
-		if (!*line)
+		/* Empty lines, and the anonymous table's lines. */
+		if (!*line || (!strncmp(line, "anon", 4) &&
+			       (line[4] == ' ' || line[4] == '\t')))
 			continue;
 		err = prepage_file_parse_line(line, table, &extents);
 		if (err) {

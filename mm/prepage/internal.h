@@ -10,9 +10,11 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/pgtable.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/time64.h>
+#include <linux/xarray.h>
 #include <linux/types.h>
 
 #include "../mm_slot.h"
@@ -84,6 +86,10 @@ enum prepage_state {
  *				had to read into the page cache itself
  * @PREPAGE_STAT_FILE_STALE:	table lines dropped because the file changed
  * @PREPAGE_STAT_LOG_DROPPED:	accesses not logged because the log was full
+ * @PREPAGE_STAT_ANON_PREPAGED:	anonymous pages the engine swapped in and
+ *				mapped
+ * @PREPAGE_STAT_ANON_HIT:	of those, pages the app accessed in the window
+ * @PREPAGE_STAT_ANON_MISS:	pages the app swapped in itself in a window
  * @NR_PREPAGE_STAT:		number of counters
  */
 enum prepage_stat_item {
@@ -94,6 +100,9 @@ enum prepage_stat_item {
 	PREPAGE_STAT_FILE_MISS,
 	PREPAGE_STAT_FILE_STALE,
 	PREPAGE_STAT_LOG_DROPPED,
+	PREPAGE_STAT_ANON_PREPAGED,
+	PREPAGE_STAT_ANON_HIT,
+	PREPAGE_STAT_ANON_MISS,
 	NR_PREPAGE_STAT,
 };
 
@@ -102,16 +111,19 @@ enum prepage_stat_item {
  * @PREPAGE_LOG_FILE_ACCESS:	the app read, faulted on or mapped file pages
  * @PREPAGE_LOG_FILE_ADDED:	the app added file pages to the page cache,
  *				to read them
+ * @PREPAGE_LOG_ANON_SWAPIN:	the app swapped anonymous pages in; the index
+ *				is the virtual page number
  */
 enum prepage_log_kind {
 	PREPAGE_LOG_FILE_ACCESS,
 	PREPAGE_LOG_FILE_ADDED,
+	PREPAGE_LOG_ANON_SWAPIN,
 };
 
 /**
  * struct prepage_log_entry - a run of pages an app touched in its window
- * @key:	the &struct address_space; only compared, never dereferenced
- *		through the log
+ * @key:	the &struct address_space, NULL for anonymous pages; only
+ *		compared, never dereferenced through the log
  * @index:	first page
  * @nr:		number of pages
  * @kind:	&enum prepage_log_kind
@@ -175,6 +187,64 @@ struct prepage_file_table {
 };
 
 /**
+ * struct prepage_anon_table - the anonymous tables of an address space
+ * @pages:		virtual page number -> xa_mk_value() of the entry: bit 0
+ *			set for a target page (clear: a candidate), the
+ *			windows left before the entry times out above it
+ * @nr_candidates:	candidate entries
+ * @nr_targets:		target entries
+ */
+struct prepage_anon_table {
+	struct xarray pages;
+	unsigned long nr_candidates;
+	unsigned long nr_targets;
+};
+
+/**
+ * struct prepage_anon_plan - a target page to prepage in this window
+ * @vpn:	its virtual page number
+ * @prepaged:	the prepager swapped it in and mapped it; written only by
+ *		the prepager thread that took it
+ */
+struct prepage_anon_plan {
+	unsigned long vpn;
+	bool prepaged;
+};
+
+/* Bounds of the anonymous prepager threads and entry timeouts. */
+#define PREPAGE_MAX_ANON_WORKERS	8
+#define PREPAGE_MAX_ANON_TIMEOUT	255
+
+/**
+ * struct prepage_anon_walk - page table state of up to a page table's
+ * span of pages, found by a page walk
+ * @base:		virtual page number of bit 0
+ * @clear_young:	test and clear the accessed bits of present pages
+ * @present:		pages present
+ * @young:		present pages whose accessed bit was set
+ * @swapped:		pages swapped out
+ */
+struct prepage_anon_walk {
+	unsigned long base;
+	bool clear_young;
+	DECLARE_BITMAP(present, PTRS_PER_PTE);
+	DECLARE_BITMAP(young, PTRS_PER_PTE);
+	DECLARE_BITMAP(swapped, PTRS_PER_PTE);
+};
+
+/**
+ * struct prepage_anon_work - the work of one anonymous prepager thread
+ * @work:	the work
+ * @pm:		whose pages it prepages
+ * @walk:	its page walk state
+ */
+struct prepage_anon_work {
+	struct kthread_work work;
+	struct prepage_mm *pm;
+	struct prepage_anon_walk walk;
+};
+
+/**
  * struct prepage_mm - the prepage state of one address space
  * @slot:		hash link and the mm this is for (see mm/mm_slot.h)
  * @kref:		one reference for the hash, one for each user
@@ -196,6 +266,15 @@ struct prepage_file_table {
  * @file_prepaging:	file prepager works queued or running
  * @prepage_start:	ktime_get_ns() when the window's prepagers started
  * @last_prepage_ns:	how long the last prepagers took to finish
+ * @anon_table:		the anonymous tables, or NULL (@lock)
+ * @anon_plan:		the target pages of the window, by address (@lock;
+ *			read by the anonymous prepagers while they run)
+ * @anon_plan_nr:	entries in @anon_plan
+ * @anon_cursor:	the next entry of @anon_plan a prepager takes
+ * @anon_prepaging:	anonymous prepager works queued or running
+ * @anon_stop:		tells the anonymous prepagers to stop (@lock)
+ * @anon_walk:		page walk state of the window's start and end (@lock)
+ * @anon_work:		the anonymous prepagers' works
  * @stat:		&enum prepage_stat_item counters since creation;
  *			updated without @lock
  *
@@ -224,6 +303,14 @@ struct prepage_mm {
 	atomic_t file_prepaging;
 	u64 prepage_start;
 	u64 last_prepage_ns;
+	struct prepage_anon_table *anon_table;
+	struct prepage_anon_plan *anon_plan;
+	unsigned int anon_plan_nr;
+	atomic_t anon_cursor;
+	atomic_t anon_prepaging;
+	bool anon_stop;
+	struct prepage_anon_walk anon_walk;
+	struct prepage_anon_work anon_work[PREPAGE_MAX_ANON_WORKERS];
 	atomic_long_t stat[NR_PREPAGE_STAT];
 };
 
@@ -233,14 +320,19 @@ extern unsigned int prepage_merge_gap_pages;
 extern unsigned int prepage_max_file_extents;
 extern unsigned int prepage_big_file_pages;
 extern unsigned int prepage_metadata_stride_pages;
+extern bool prepage_anon_enabled;
+extern unsigned int prepage_anon_timeout;
+extern unsigned int prepage_batch_pages;
+extern unsigned int prepage_max_anon_pages;
 
 struct prepage_mm *prepage_mm_get(struct mm_struct *mm, bool create);
 void prepage_mm_put(struct prepage_mm *pm);
 int prepage_switch_start(struct prepage_mm *pm);
 int prepage_switch_end(struct prepage_mm *pm);
 int prepage_reset(struct prepage_mm *pm);
-int prepage_load_file_table(struct prepage_mm *pm,
-			    struct prepage_file_table *table);
+int prepage_load_tables(struct prepage_mm *pm,
+			struct prepage_file_table *table,
+			struct prepage_anon_table **anon);
 int prepage_enable(void);
 void prepage_disable(void);
 
@@ -274,5 +366,18 @@ void prepage_file_prepage_stop(struct prepage_mm *pm);
 void prepage_file_table_sizes(struct prepage_mm *pm, unsigned long *files,
 			      unsigned long *candidate_pages,
 			      unsigned long *target_pages);
+
+/* anon.c: the anonymous tables; the caller holds pm->lock unless stated */
+struct prepage_anon_table *prepage_anon_table_new(void);
+void prepage_anon_table_free(struct prepage_anon_table *t);
+int prepage_anon_table_parse(char *buf, struct prepage_anon_table **tp);
+void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm);
+void prepage_anon_init(struct prepage_mm *pm);
+void prepage_anon_window_start(struct prepage_mm *pm);
+void prepage_anon_window_end(struct prepage_mm *pm,
+			     struct prepage_log_entry *log, unsigned int nr);
+int prepage_anon_prepagers_init(void);
+void prepage_anon_prepage_start(struct prepage_mm *pm);
+void prepage_anon_prepage_stop(struct prepage_mm *pm);
 
 #endif /* _MM_PREPAGE_INTERNAL_H */

@@ -62,6 +62,7 @@ static int prepage_ctl_show(struct seq_file *m, void *v)
 {
 	struct prepage_proc *pp = m->private;
 	unsigned long files = 0, candidates = 0, targets = 0;
+	unsigned long anon_candidates = 0, anon_targets = 0;
 	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
 	bool switching = false, prepaging = false;
 
@@ -69,8 +70,13 @@ static int prepage_ctl_show(struct seq_file *m, void *v)
 		return PTR_ERR(pm);
 	if (pm) {
 		switching = pm->state == PREPAGE_SWITCHING;
-		prepaging = atomic_read(&pm->file_prepaging) > 0;
+		prepaging = atomic_read(&pm->file_prepaging) > 0 ||
+			    atomic_read(&pm->anon_prepaging) > 0;
 		prepage_file_table_sizes(pm, &files, &candidates, &targets);
+		if (pm->anon_table) {
+			anon_candidates = pm->anon_table->nr_candidates;
+			anon_targets = pm->anon_table->nr_targets;
+		}
 	}
 	prepage_proc_unlock(pm);
 	seq_printf(m, "state %s\n", switching ? "switching" : "idle");
@@ -78,6 +84,8 @@ static int prepage_ctl_show(struct seq_file *m, void *v)
 	seq_printf(m, "files %lu\n", files);
 	seq_printf(m, "file_candidate_pages %lu\n", candidates);
 	seq_printf(m, "file_target_pages %lu\n", targets);
+	seq_printf(m, "anon_candidate_pages %lu\n", anon_candidates);
+	seq_printf(m, "anon_target_pages %lu\n", anon_targets);
 	return 0;
 }
 
@@ -88,8 +96,10 @@ static int prepage_table_show(struct seq_file *m, void *v)
 
 	if (IS_ERR(pm))
 		return PTR_ERR(pm);
-	if (pm)
+	if (pm) {
 		prepage_file_table_show(m, pm);
+		prepage_anon_table_show(m, pm);
+	}
 	prepage_proc_unlock(pm);
 	return 0;
 }
@@ -102,6 +112,9 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_FILE_MISS]	= "file_miss",
 	[PREPAGE_STAT_FILE_STALE]	= "file_stale",
 	[PREPAGE_STAT_LOG_DROPPED]	= "log_dropped",
+	[PREPAGE_STAT_ANON_PREPAGED]	= "anon_prepaged",
+	[PREPAGE_STAT_ANON_HIT]		= "anon_hit",
+	[PREPAGE_STAT_ANON_MISS]	= "anon_miss",
 };
 
 static int prepage_stat_show(struct seq_file *m, void *v)
@@ -109,6 +122,7 @@ static int prepage_stat_show(struct seq_file *m, void *v)
 	struct prepage_proc *pp = m->private;
 	unsigned long stat[NR_PREPAGE_STAT] = {};
 	unsigned long files = 0, candidates = 0, targets = 0;
+	unsigned long anon_candidates = 0, anon_targets = 0;
 	u64 window_ns = 0, prepage_ns = 0;
 	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
 	unsigned long hit, miss;
@@ -122,6 +136,10 @@ static int prepage_stat_show(struct seq_file *m, void *v)
 		prepage_file_table_sizes(pm, &files, &candidates, &targets);
 		window_ns = pm->last_window_ns;
 		prepage_ns = READ_ONCE(pm->last_prepage_ns);
+		if (pm->anon_table) {
+			anon_candidates = pm->anon_table->nr_candidates;
+			anon_targets = pm->anon_table->nr_targets;
+		}
 	}
 	prepage_proc_unlock(pm);
 
@@ -133,9 +151,17 @@ static int prepage_stat_show(struct seq_file *m, void *v)
 		   prepage_permille(hit, stat[PREPAGE_STAT_FILE_PREPAGED]));
 	seq_printf(m, "file_recall_permille %u\n",
 		   prepage_permille(hit, hit + miss));
+	hit = stat[PREPAGE_STAT_ANON_HIT];
+	miss = stat[PREPAGE_STAT_ANON_MISS];
+	seq_printf(m, "anon_precision_permille %u\n",
+		   prepage_permille(hit, stat[PREPAGE_STAT_ANON_PREPAGED]));
+	seq_printf(m, "anon_recall_permille %u\n",
+		   prepage_permille(hit, hit + miss));
 	seq_printf(m, "files %lu\n", files);
 	seq_printf(m, "file_candidate_pages %lu\n", candidates);
 	seq_printf(m, "file_target_pages %lu\n", targets);
+	seq_printf(m, "anon_candidate_pages %lu\n", anon_candidates);
+	seq_printf(m, "anon_target_pages %lu\n", anon_targets);
 	seq_printf(m, "last_window_ns %llu\n", window_ns);
 	seq_printf(m, "last_prepage_ns %llu\n", prepage_ns);
 	return 0;
@@ -260,9 +286,10 @@ static ssize_t prepage_table_write(struct file *file, struct mm_struct *mm,
 				   const char __user *ubuf, size_t count,
 				   loff_t *ppos)
 {
+	struct prepage_anon_table *anon = NULL;
 	struct prepage_file_table table;
 	struct prepage_mm *pm;
-	char *buf;
+	char *buf, *copy;
 	int err;
 
 	/* A table is loaded by one write: a second one would be a new table. */
@@ -282,11 +309,17 @@ static ssize_t prepage_table_write(struct file *file, struct mm_struct *mm,
 		return -EFAULT;
 	}
 	buf[count] = '\0';
+	copy = kvmemdup(buf, count + 1, GFP_KERNEL);
+	err = copy ? prepage_anon_table_parse(copy, &anon) : -ENOMEM;
+	kvfree(copy);
 	/* Opens the files, in the writer's context. */
-	err = prepage_file_table_parse(buf, &table);
+	if (!err)
+		err = prepage_file_table_parse(buf, &table);
 	kvfree(buf);
-	if (err)
+	if (err) {
+		prepage_anon_table_free(anon);
 		return err;
+	}
 
 	if (!mmget_not_zero(mm)) {
 		err = -ESRCH;
@@ -296,13 +329,14 @@ static ssize_t prepage_table_write(struct file *file, struct mm_struct *mm,
 	if (IS_ERR(pm)) {
 		err = PTR_ERR(pm);
 	} else {
-		/* Leaves the old tables in @table. */
-		err = prepage_load_file_table(pm, &table);
+		/* Leaves the old tables in @table and @anon. */
+		err = prepage_load_tables(pm, &table, &anon);
 		prepage_mm_put(pm);
 	}
 	mmput(mm);
 out:
 	prepage_file_table_free(&table);
+	prepage_anon_table_free(anon);
 	if (err)
 		return err;
 	*ppos += count;
@@ -317,7 +351,9 @@ out:
  * @ppos:	the file position
  *
  * prepage takes "start", "end" or "reset"; prepage_table takes a whole
- * table in one write. Either is checked in full before anything changes.
+ * table in one write: it replaces the file tables, and the anonymous
+ * table if it has "anon" lines. Either is checked in full before anything
+ * changes.
  *
  * Return: @count, or a negative error; see
  * Documentation/ABI/testing/procfs-prepage.

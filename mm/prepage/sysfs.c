@@ -59,6 +59,26 @@ static ssize_t file_enabled_store(struct kobject *kobj,
 
 static struct kobj_attribute file_enabled_attr = __ATTR_RW(file_enabled);
 
+static ssize_t anon_enabled_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(prepage_anon_enabled));
+}
+
+static ssize_t anon_enabled_store(struct kobject *kobj,
+				  struct kobj_attribute *attr,
+				  const char *buf, size_t count)
+{
+	bool on;
+
+	if (kstrtobool(buf, &on))
+		return -EINVAL;
+	WRITE_ONCE(prepage_anon_enabled, on);
+	return count;
+}
+
+static struct kobj_attribute anon_enabled_attr = __ATTR_RW(anon_enabled);
+
 /**
  * struct prepage_knob - a numeric tunable
  * @attr:	its sysfs file
@@ -111,6 +131,12 @@ PREPAGE_KNOB(big_file_pages, 1, UINT_MAX);
 PREPAGE_KNOB(metadata_stride_pages, 1, UINT_MAX);
 /* Extents; applies to tables loaded from now on. */
 PREPAGE_KNOB(max_file_extents, 1, 1U << 20);
+/* Windows; applies to entries as they are next used or learned. */
+PREPAGE_KNOB(anon_timeout, 1, PREPAGE_MAX_ANON_TIMEOUT);
+/* Pages an anonymous prepager thread takes at a time. */
+PREPAGE_KNOB(batch_pages, 1, 1024);
+/* Pages; the most anonymous table entries of one process. */
+PREPAGE_KNOB(max_anon_pages, 1, 1U << 24);
 
 static struct attribute *prepage_attrs[] = {
 	&enabled_attr.attr,
@@ -119,6 +145,10 @@ static struct attribute *prepage_attrs[] = {
 	&big_file_pages_knob.attr.attr,
 	&metadata_stride_pages_knob.attr.attr,
 	&max_file_extents_knob.attr.attr,
+	&anon_enabled_attr.attr,
+	&anon_timeout_knob.attr.attr,
+	&batch_pages_knob.attr.attr,
+	&max_anon_pages_knob.attr.attr,
 	NULL,
 };
 

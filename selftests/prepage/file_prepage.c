@@ -30,94 +30,12 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "prepage_util.h"
 
 #define NR_PAGES	64
-#define SYSFS		"/sys/kernel/mm/prepage/"
 #define NO_EVICT	"test file pages cannot be evicted (tmpfs?): set PREPAGE_TESTDIR to a directory on a disk file system"
 
 static long psz;
-
-static int write_file(const char *path, const char *buf, size_t len)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, buf, len);
-	ret = ret < 0 ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	return write_file(path, s, strlen(s));
-}
-
-/* Read a whole (small) file into @buf; return its length or -errno. */
-static int read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n, len = 0;
-
-	if (fd < 0)
-		return -errno;
-	while ((n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[len] = '\0';
-	return len;
-}
-
-/* The value of "KEY VALUE" line @key in @path, or -1. */
-static long read_key(const char *path, const char *key)
-{
-	char buf[4096], *p;
-	size_t klen = strlen(key);
-
-	if (read_file(path, buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, klen) && p[klen] == ' ')
-			return strtol(p + klen + 1, NULL, 10);
-	return -1;
-}
-
-static long stat_of(const char *key)
-{
-	return read_key("/proc/self/prepage_stat", key);
-}
-
-static int ctl(const char *verb)
-{
-	return write_str("/proc/self/prepage", verb);
-}
-
-static int load(const char *table)
-{
-	return write_str("/proc/self/prepage_table", table);
-}
-
-static int dump(char *buf, size_t size)
-{
-	return read_file("/proc/self/prepage_table", buf, size);
-}
-
-/* Wait for the window's prepagers to have issued everything. */
-static int wait_prepaged(void)
-{
-	int i;
-
-	for (i = 0; i < 2000; i++) {
-		if (read_key("/proc/self/prepage", "prepaging") == 0)
-			return 0;
-		usleep(5000);
-	}
-	return -1;
-}
 
 static unsigned char pattern(int page)
 {
@@ -171,6 +89,24 @@ static int resident(int fd, int first, int nr)
 	return n;
 }
 
+/*
+ * Pages of [first, first + nr) in the page cache once @want of them are:
+ * mincore() counts a page only when its read has completed, and the
+ * prepagers only start the reads. Gives up after two seconds.
+ */
+static int resident_wait(int fd, int first, int nr, int want)
+{
+	int i, n = -1;
+
+	for (i = 0; i < 400; i++) {
+		n = resident(fd, first, nr);
+		if (n == want)
+			break;
+		usleep(5000);
+	}
+	return n;
+}
+
 /* Drop @fd's pages from the page cache; false if they stay. */
 static bool evict(int fd, int nr)
 {
@@ -220,22 +156,6 @@ static char *table_line(char *buf, size_t size, const char *fmt, ...)
 	return buf;
 }
 
-/* Set a knob for the test, returning the old value to restore. */
-static long set_knob(const char *name, long val)
-{
-	char path[128], buf[32];
-	long old;
-
-	snprintf(path, sizeof(path), SYSFS "%s", name);
-	if (read_file(path, buf, sizeof(buf)) < 0)
-		return -1;
-	old = strtol(buf, NULL, 10);
-	snprintf(buf, sizeof(buf), "%ld", val);
-	if (write_str(path, buf))
-		return -1;
-	return old;
-}
-
 FIXTURE(file)
 {
 	char path[PATH_MAX];
@@ -246,10 +166,7 @@ FIXTURE(file)
 FIXTURE_SETUP(file)
 {
 	psz = sysconf(_SC_PAGESIZE);
-	if (access("/proc/self/prepage", F_OK))
-		SKIP(return, "kernel without CONFIG_PREPAGE");
-	if (write_str(SYSFS "enabled", "1"))
-		SKIP(return, "cannot enable prepage (%s)", strerror(errno));
+	PREPAGE_REQUIRE();
 	self->fd = make_file(self->path, NR_PAGES);
 	ASSERT_LE(0, self->fd) TH_LOG("cannot create a test file");
 	if (!evict(self->fd, NR_PAGES))
@@ -274,7 +191,7 @@ TEST_F(file, hit)
 				     "%s 0:%ld\n", self->path, 32 * psz)));
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
-	EXPECT_EQ(32, resident(self->fd, 0, 32));
+	EXPECT_EQ(32, resident_wait(self->fd, 0, 32, 32));
 	EXPECT_EQ(0, resident(self->fd, 32, 32));
 	EXPECT_EQ(32, stat_of("file_prepaged"));
 
@@ -355,7 +272,7 @@ TEST_F(file, eviction)
 	ASSERT_TRUE(evict(self->fd, NR_PAGES));
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
-	EXPECT_EQ(16, resident(self->fd, 0, NR_PAGES));
+	EXPECT_EQ(16, resident_wait(self->fd, 0, NR_PAGES, 16));
 	EXPECT_EQ(0, resident(self->fd, 8, 24));
 	ASSERT_TRUE(touch_read(self->fd, 0, 16));
 	ASSERT_TRUE(touch_read(self->fd, 32, 8));
@@ -418,10 +335,7 @@ FIXTURE_SETUP(merge)
 {
 	psz = sysconf(_SC_PAGESIZE);
 	self->old_gap = -1;
-	if (access("/proc/self/prepage", F_OK))
-		SKIP(return, "kernel without CONFIG_PREPAGE");
-	if (write_str(SYSFS "enabled", "1"))
-		SKIP(return, "cannot enable prepage");
+	PREPAGE_REQUIRE();
 	self->fd = make_file(self->path, NR_PAGES);
 	ASSERT_LE(0, self->fd);
 	if (!evict(self->fd, NR_PAGES))
@@ -450,7 +364,8 @@ TEST_F(merge, extents)
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
 	EXPECT_EQ(variant->prepaged, stat_of("file_prepaged"));
-	EXPECT_EQ(variant->prepaged, resident(self->fd, 0, NR_PAGES));
+	EXPECT_EQ(variant->prepaged,
+		  resident_wait(self->fd, 0, NR_PAGES, variant->prepaged));
 	EXPECT_EQ(8, resident(self->fd, 0, 8));
 	EXPECT_EQ(8, resident(self->fd, second, 8));
 	EXPECT_EQ(variant->prepaged - 16, resident(self->fd, 8, variant->gap));
@@ -479,10 +394,7 @@ FIXTURE_VARIANT_ADD(stale, none) { .field = NULL };
 FIXTURE_SETUP(stale)
 {
 	psz = sysconf(_SC_PAGESIZE);
-	if (access("/proc/self/prepage", F_OK))
-		SKIP(return, "kernel without CONFIG_PREPAGE");
-	if (write_str(SYSFS "enabled", "1"))
-		SKIP(return, "cannot enable prepage");
+	PREPAGE_REQUIRE();
 	self->fd = make_file(self->path, NR_PAGES);
 	ASSERT_LE(0, self->fd);
 	if (!evict(self->fd, NR_PAGES))
@@ -524,7 +436,8 @@ TEST_F(stale, identity)
 	ASSERT_EQ(0, wait_prepaged());
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(wrong ? 0 : 32, stat_of("file_prepaged"));
-	EXPECT_EQ(wrong ? 0 : 32, resident(self->fd, 0, NR_PAGES));
+	EXPECT_EQ(wrong ? 0 : 32,
+		  resident_wait(self->fd, 0, NR_PAGES, wrong ? 0 : 32));
 }
 
 /* dump -> write back -> dump is identical, for two files. */
@@ -723,10 +636,7 @@ FIXTURE_SETUP(bad)
 
 	psz = sysconf(_SC_PAGESIZE);
 	self->old_max = -1;
-	if (access("/proc/self/prepage", F_OK))
-		SKIP(return, "kernel without CONFIG_PREPAGE");
-	if (write_str(SYSFS "enabled", "1"))
-		SKIP(return, "cannot enable prepage");
+	PREPAGE_REQUIRE();
 	self->fd = make_file(self->path, NR_PAGES);
 	ASSERT_LE(0, self->fd);
 	/* The table each bad write must leave alone. */
@@ -795,12 +705,9 @@ TEST(permissions)
 	pid_t parent = getpid(), pid;
 	int status, i;
 
-	if (access("/proc/self/prepage", F_OK))
-		SKIP(return, "kernel without CONFIG_PREPAGE");
 	if (geteuid())
 		SKIP(return, "needs root to switch users");
-	if (write_str(SYSFS "enabled", "1"))
-		SKIP(return, "cannot enable prepage");
+	PREPAGE_REQUIRE();
 	snprintf(path[0], sizeof(path[0]), "/proc/%d/prepage", parent);
 	snprintf(path[1], sizeof(path[1]), "/proc/%d/prepage_table", parent);
 	snprintf(path[2], sizeof(path[2]), "/proc/%d/prepage_stat", parent);
@@ -936,10 +843,7 @@ TEST(exit_during_prepage)
 	long old_big;
 
 	psz = sysconf(_SC_PAGESIZE);
-	if (access("/proc/self/prepage", F_OK))
-		SKIP(return, "kernel without CONFIG_PREPAGE");
-	if (write_str(SYSFS "enabled", "1"))
-		SKIP(return, "cannot enable prepage");
+	PREPAGE_REQUIRE();
 	fd = make_file(path, nr);
 	ASSERT_LE(0, fd);
 	snprintf(line, sizeof(line), "%s 0:%ld\n", path, (long)nr * psz);

@@ -1,0 +1,663 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prepage anonymous tables: pages an app swapped in during its switch
+ * windows become candidates; candidates the app accesses again in a
+ * later window (the PTE accessed bit, cleared at the window's start, is
+ * set at its end) are promoted to the target table. Every entry has a
+ * timeout, in windows, reset when the page is accessed: an entry whose
+ * page was not accessed for anon_timeout windows is dropped.
+ *
+ * At the start of a window the anonymous prepager swaps the target pages
+ * that are still swapped out back in and maps them, as a read fault of
+ * the app would, so that the app takes no fault at all.
+ */
+
+#define pr_fmt(fmt) "prepage-anon: " fmt
+
+#include <linux/kthread.h>
+#include <linux/bitmap.h>
+#include <linux/mm.h>
+#include <linux/mmu_notifier.h>
+#include <linux/pagewalk.h>
+#include <linux/sched/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/swap.h>
+#include <linux/swapops.h>
+#include <linux/userfaultfd_k.h>
+#include <linux/xarray.h>
+#include <asm/tlbflush.h>
+#include <uapi/linux/sched/types.h>
+
+#include "internal.h"
+
+/* A table entry: the target bit and the windows left before it times out. */
+#define ANON_TARGET		1UL
+#define ANON_TIMEOUT_SHIFT	1
+
+static unsigned long anon_entry(bool target, unsigned int timeout)
+{
+	return (target ? ANON_TARGET : 0) |
+	       ((unsigned long)timeout << ANON_TIMEOUT_SHIFT);
+}
+
+static bool anon_is_target(void *entry)
+{
+	return xa_to_value(entry) & ANON_TARGET;
+}
+
+static unsigned int anon_timeout_of(void *entry)
+{
+	return xa_to_value(entry) >> ANON_TIMEOUT_SHIFT;
+}
+
+/**
+ * prepage_anon_table_new() - allocate an empty anonymous table
+ *
+ * Return: the table, or NULL.
+ */
+struct prepage_anon_table *prepage_anon_table_new(void)
+{
+	struct prepage_anon_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
+
+	if (t)
+		xa_init(&t->pages);
+	return t;
+}
+
+/**
+ * prepage_anon_table_free() - free an anonymous table
+ * @t:	the table, or NULL
+ */
+void prepage_anon_table_free(struct prepage_anon_table *t)
+{
+	if (!t)
+		return;
+	xa_destroy(&t->pages);
+	kfree(t);
+}
+
+/* Add or change the entry of page @vpn; -ENOSPC past max_anon_pages. */
+static int anon_table_set(struct prepage_anon_table *t, unsigned long vpn,
+			  bool target, unsigned int timeout)
+{
+	void *old = xa_load(&t->pages, vpn);
+	int err;
+
+	if (!old && t->nr_candidates + t->nr_targets >=
+		    READ_ONCE(prepage_max_anon_pages))
+		return -ENOSPC;
+	err = xa_err(xa_store(&t->pages, vpn,
+			      xa_mk_value(anon_entry(target, timeout)),
+			      GFP_KERNEL));
+	if (err)
+		return err;
+	if (old) {
+		if (anon_is_target(old))
+			t->nr_targets--;
+		else
+			t->nr_candidates--;
+	}
+	if (target)
+		t->nr_targets++;
+	else
+		t->nr_candidates++;
+	return 0;
+}
+
+static void anon_table_erase(struct prepage_anon_table *t, unsigned long vpn)
+{
+	void *old = xa_erase(&t->pages, vpn);
+
+	if (!old)
+		return;
+	if (anon_is_target(old))
+		t->nr_targets--;
+	else
+		t->nr_candidates--;
+}
+
+/* ---- page table state of table pages ------------------------------------ */
+
+static int anon_walk_pmd(pmd_t *pmd, unsigned long addr, unsigned long next,
+			 struct mm_walk *walk)
+{
+	struct prepage_anon_walk *w = walk->private;
+	unsigned long i = (addr >> PAGE_SHIFT) - w->base;
+	spinlock_t *ptl;	/* the page table lock */
+	pte_t *start, *pte;
+
+	ptl = pmd_trans_huge_lock(pmd, walk->vma);
+	if (ptl) {
+		unsigned long n = (next - addr) >> PAGE_SHIFT;
+
+		if (pmd_present(pmdp_get(pmd))) {
+			bitmap_set(w->present, i, n);
+			if (w->clear_young &&
+			    pmdp_clear_young_notify(walk->vma, addr, pmd))
+				bitmap_set(w->young, i, n);
+		}
+		spin_unlock(ptl);
+		return 0;
+	}
+
+	start = pte_offset_map_lock(walk->mm, pmd, addr, &ptl);
+	pte = start;
+	if (!pte) {
+		walk->action = ACTION_AGAIN;
+		return 0;
+	}
+	for (; addr < next; pte++, addr += PAGE_SIZE, i++) {
+		pte_t ptent = ptep_get(pte);
+
+		if (pte_present(ptent)) {
+			__set_bit(i, w->present);
+			if (w->clear_young &&
+			    ptep_clear_young_notify(walk->vma, addr, pte))
+				__set_bit(i, w->young);
+		} else if (is_swap_pte(ptent) &&
+			   !non_swap_entry(pte_to_swp_entry(ptent))) {
+			__set_bit(i, w->swapped);
+		}
+	}
+	pte_unmap_unlock(start, ptl);
+	return 0;
+}
+
+static const struct mm_walk_ops anon_walk_ops = {
+	.pmd_entry	= anon_walk_pmd,
+	.walk_lock	= PGWALK_RDLOCK,
+};
+
+/*
+ * Walk pages [@first, @last] of @mm, all within one page table's span;
+ * the caller holds the mmap lock.
+ */
+static void anon_walk_span(struct mm_struct *mm, struct prepage_anon_walk *w,
+			   unsigned long first, unsigned long last)
+{
+	bitmap_zero(w->present, PTRS_PER_PTE);
+	bitmap_zero(w->young, PTRS_PER_PTE);
+	bitmap_zero(w->swapped, PTRS_PER_PTE);
+	walk_page_range(mm, first << PAGE_SHIFT, (last + 1) << PAGE_SHIFT,
+			&anon_walk_ops, w);
+}
+
+/*
+ * Call @fn for every entry of @t with what the page tables say of its
+ * page, one page table's span at a time, clearing the accessed bits.
+ * The caller holds @mm's mmap lock and may change the entry @fn is given
+ * and those before it.
+ */
+static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
+			    struct prepage_anon_walk *w,
+			    void (*fn)(struct prepage_anon_table *t,
+				       unsigned long vpn, void *entry,
+				       bool present, bool young, void *arg),
+			    void *arg)
+{
+	unsigned long span = PTRS_PER_PTE, vpn = 0, first, last;
+	void *entry;
+
+	w->clear_young = true;
+	for (;;) {
+		entry = xa_find(&t->pages, &vpn, ULONG_MAX, XA_PRESENT);
+		if (!entry)
+			break;
+		first = vpn;
+		w->base = round_down(first, span);
+		/* The last entry in this span. */
+		last = first;
+		xa_for_each_range(&t->pages, vpn, entry, first,
+				  w->base + span - 1)
+			last = vpn;
+		anon_walk_span(mm, w, first, last);
+		xa_for_each_range(&t->pages, vpn, entry, first, last) {
+			unsigned long i = vpn - w->base;
+
+			fn(t, vpn, entry, test_bit(i, w->present),
+			   test_bit(i, w->young), arg);
+		}
+		if (last == ULONG_MAX)
+			break;
+		vpn = last + 1;
+		cond_resched();
+	}
+}
+
+static void anon_clear_one(struct prepage_anon_table *t, unsigned long vpn,
+			   void *entry, bool present, bool young, void *arg)
+{
+	bool *cleared = arg;
+
+	*cleared |= young;
+}
+
+/* ---- the switch window ------------------------------------------------- */
+
+/**
+ * prepage_anon_window_start() - a window opens: clear the accessed bits of
+ * the table pages and plan the window's prepaging
+ * @pm:	the prepage state; its lock is held, and the caller holds a user
+ *	of its address space
+ */
+void prepage_anon_window_start(struct prepage_mm *pm)
+{
+	struct prepage_anon_table *t = pm->anon_table;
+	struct mm_struct *mm = pm->slot.mm;
+	struct prepage_anon_plan *plan;
+	bool cleared = false;
+	unsigned long vpn;
+	unsigned int n = 0;
+	void *entry;
+
+	kvfree(pm->anon_plan);
+	pm->anon_plan = NULL;
+	pm->anon_plan_nr = 0;
+	if (!t || !(t->nr_candidates + t->nr_targets))
+		return;
+
+	mmap_read_lock(mm);
+	anon_table_walk(mm, t, &pm->anon_walk, anon_clear_one, &cleared);
+	mmap_read_unlock(mm);
+	/* The app's TLB entries must not hide its next accesses. */
+	if (cleared)
+		flush_tlb_mm(mm);
+
+	if (!t->nr_targets)
+		return;
+	plan = kvmalloc_array(t->nr_targets, sizeof(*plan), GFP_KERNEL);
+	if (!plan)
+		return;
+	xa_for_each(&t->pages, vpn, entry) {
+		if (!anon_is_target(entry) || n == t->nr_targets)
+			continue;
+		plan[n++] = (struct prepage_anon_plan){ .vpn = vpn };
+	}
+	pm->anon_plan = plan;
+	pm->anon_plan_nr = n;
+}
+
+struct anon_end {
+	struct prepage_mm *pm;
+	struct prepage_anon_plan *plan;	/* sorted by vpn */
+	unsigned int plan_nr, plan_pos;
+	unsigned int timeout;
+};
+
+/* Whether page @vpn was prepaged in the window (calls come in vpn order). */
+static bool anon_end_prepaged(struct anon_end *e, unsigned long vpn)
+{
+	while (e->plan_pos < e->plan_nr && e->plan[e->plan_pos].vpn < vpn)
+		e->plan_pos++;
+	return e->plan_pos < e->plan_nr && e->plan[e->plan_pos].vpn == vpn &&
+	       e->plan[e->plan_pos].prepaged;
+}
+
+static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
+			 void *entry, bool present, bool young, void *arg)
+{
+	struct anon_end *e = arg;
+	unsigned int timeout = anon_timeout_of(entry);
+
+	if (anon_end_prepaged(e, vpn) && young)
+		prepage_stat_add(e->pm, PREPAGE_STAT_ANON_HIT, 1);
+	if (young) {
+		/* Used: a candidate is promoted, any entry starts over. */
+		anon_table_set(t, vpn, true, e->timeout);
+	} else if (timeout <= 1) {
+		anon_table_erase(t, vpn);
+	} else {
+		anon_table_set(t, vpn, anon_is_target(entry), timeout - 1);
+	}
+}
+
+/**
+ * prepage_anon_window_end() - account a closed window and learn from it
+ * @pm:		the prepage state; its lock is held, its prepagers stopped,
+ *		and the caller holds a user of its address space
+ * @log:	the window's access log
+ * @nr:		number of entries in @log
+ *
+ * Counts the window's anonymous misses (pages the app swapped in itself)
+ * and hits (prepaged pages whose accessed bit is set), promotes accessed
+ * candidates, ages the entries that were not accessed, and adds the
+ * pages the app swapped in as candidates.
+ */
+void prepage_anon_window_end(struct prepage_mm *pm,
+			     struct prepage_log_entry *log, unsigned int nr)
+{
+	unsigned int timeout = READ_ONCE(prepage_anon_timeout);
+	struct prepage_anon_table *t = pm->anon_table;
+	struct mm_struct *mm = pm->slot.mm;
+	struct prepage_extents missed = {};
+	struct anon_end e = {
+		.pm = pm, .plan = pm->anon_plan, .plan_nr = pm->anon_plan_nr,
+		.timeout = timeout,
+	};
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (log[i].kind == PREPAGE_LOG_ANON_SWAPIN)
+			/* On -ENOMEM the window undercounts. */
+			prepage_extents_add(&missed, log[i].index, log[i].nr);
+	prepage_stat_add(pm, PREPAGE_STAT_ANON_MISS,
+			 prepage_extents_pages(&missed));
+
+	if (!t && missed.nr) {
+		t = prepage_anon_table_new();
+		pm->anon_table = t;
+	}
+	if (t) {
+		mmap_read_lock(mm);
+		anon_table_walk(mm, t, &pm->anon_walk, anon_end_one, &e);
+		mmap_read_unlock(mm);
+		/* What the app swapped in itself: new candidates. */
+		for (i = 0; i < missed.nr; i++) {
+			unsigned long vpn = missed.ext[i].start;
+			unsigned long end = vpn + missed.ext[i].nr;
+
+			for (; vpn < end; vpn++)
+				if (!xa_load(&t->pages, vpn) &&
+				    anon_table_set(t, vpn, false, timeout))
+					break;
+		}
+	}
+	prepage_extents_destroy(&missed);
+	kvfree(pm->anon_plan);
+	pm->anon_plan = NULL;
+	pm->anon_plan_nr = 0;
+}
+
+/* ---- the anonymous prepager ---------------------------------------------- */
+
+/* Created by prepage_anon_prepagers_init(); never destroyed. */
+static struct kthread_worker *prepage_anon_workers[PREPAGE_MAX_ANON_WORKERS];
+static unsigned int prepage_nr_anon_workers;
+
+/**
+ * prepage_anon_prepagers_init() - start the anonymous prepager threads
+ *
+ * One SCHED_IDLE thread per online CPU, up to %PREPAGE_MAX_ANON_WORKERS.
+ * The first call starts them; later calls do nothing. Called with the
+ * lock that serializes enabling prepage.
+ *
+ * Return: 0, or the error of creating the first thread.
+ */
+int prepage_anon_prepagers_init(void)
+{
+	struct sched_attr idle = { .sched_policy = SCHED_IDLE };
+	unsigned int i, nr;
+
+	if (prepage_nr_anon_workers)
+		return 0;
+	nr = clamp(num_online_cpus(), 1U, PREPAGE_MAX_ANON_WORKERS);
+	for (i = 0; i < nr; i++) {
+		struct kthread_worker *w;
+
+		w = kthread_create_worker(0, "kprepaged_anon/%u", i);
+		if (IS_ERR(w)) {
+			if (!i)
+				return PTR_ERR(w);
+			break;
+		}
+		sched_setattr_nocheck(w->task, &idle);
+		prepage_anon_workers[i] = w;
+	}
+	prepage_nr_anon_workers = i;
+	return 0;
+}
+
+/* VMAs whose pages the prepager must not fault in. */
+static bool prepage_anon_vma_ok(struct vm_area_struct *vma)
+{
+	/*
+	 * MAP_SHARED anonymous memory is shmem: its swapped pages are not
+	 * in the page tables, and it is not the app's alone.
+	 */
+	if (vma->vm_flags & (VM_IO | VM_PFNMAP | VM_MIXEDMAP | VM_HUGETLB |
+			     VM_DONTEXPAND | VM_SHARED))
+		return false;
+	return !userfaultfd_armed(vma);
+}
+
+/*
+ * Swap page @vpn of @mm in and map it, if it is swapped out, as a read
+ * fault of the app would; then clear its accessed bit, so that the end
+ * of the window sees only the app's own use. The caller holds the mmap
+ * lock; it may be dropped and retaken. Return: whether the page was
+ * prepaged.
+ */
+static bool prepage_anon_one(struct mm_struct *mm, struct prepage_anon_walk *w,
+			     unsigned long vpn)
+{
+	unsigned long addr = vpn << PAGE_SHIFT;
+	struct vm_area_struct *vma;
+	int locked = 1;
+	long ret;
+
+	vma = vma_lookup(mm, addr);
+	if (!vma || !prepage_anon_vma_ok(vma))
+		return false;
+	w->base = vpn;
+	w->clear_young = false;
+	anon_walk_span(mm, w, vpn, vpn);
+	if (!test_bit(0, w->swapped))
+		return false;
+
+	/* No FOLL_WRITE: a COW page stays shared, a read-only one read-only. */
+	ret = get_user_pages_remote(mm, addr, 1, 0, NULL, &locked);
+	if (!locked)
+		mmap_read_lock(mm);
+	if (ret != 1)
+		return false;
+	vma = vma_lookup(mm, addr);
+	if (!vma || !prepage_anon_vma_ok(vma))
+		return false;
+	w->clear_young = true;
+	anon_walk_span(mm, w, vpn, vpn);
+	return test_bit(0, w->present);
+}
+
+static void prepage_anon_prepage_done(struct prepage_mm *pm)
+{
+	atomic_dec(&pm->anon_prepaging);
+}
+
+/*
+ * The work of one prepager thread in a window: take batches of
+ * batch_pages target pages until none is left or it is told to stop.
+ */
+static void prepage_anon_work(struct kthread_work *work)
+{
+	struct prepage_anon_work *aw = container_of(work, struct prepage_anon_work,
+						    work);
+	struct prepage_mm *pm = aw->pm;
+	struct mm_struct *mm = pm->slot.mm;
+	unsigned int batch = max(READ_ONCE(prepage_batch_pages), 1U);
+	unsigned int nr = pm->anon_plan_nr;
+
+	/* No reference is held across windows: the app may be exiting. */
+	if (!mmget_not_zero(mm))
+		goto out;
+	for (;;) {
+		unsigned int i = atomic_fetch_add(batch, &pm->anon_cursor);
+		unsigned int end = min(i + batch, nr);
+
+		if (i >= nr)
+			break;
+		mmap_read_lock(mm);
+		for (; i < end && !READ_ONCE(pm->anon_stop); i++) {
+			if (prepage_anon_one(mm, &aw->walk, pm->anon_plan[i].vpn)) {
+				pm->anon_plan[i].prepaged = true;
+				prepage_stat_add(pm, PREPAGE_STAT_ANON_PREPAGED, 1);
+			}
+		}
+		mmap_read_unlock(mm);
+		if (READ_ONCE(pm->anon_stop))
+			break;
+		cond_resched();
+	}
+	/* Not mmput(): tearing the mm down here would wait for this work. */
+	mmput_async(mm);
+out:
+	prepage_anon_prepage_done(pm);
+}
+
+/**
+ * prepage_anon_prepage_start() - start prepaging the anonymous target
+ * @pm:	the prepage state; its lock is held and a window just opened
+ */
+void prepage_anon_prepage_start(struct prepage_mm *pm)
+{
+	unsigned int batch = max(READ_ONCE(prepage_batch_pages), 1U);
+	unsigned int i, nr;
+
+	WRITE_ONCE(pm->anon_stop, false);
+	atomic_set(&pm->anon_cursor, 0);
+	if (!pm->anon_plan_nr)
+		return;
+	nr = min(prepage_nr_anon_workers,
+		 DIV_ROUND_UP(pm->anon_plan_nr, batch));
+	for (i = 0; i < nr; i++) {
+		struct prepage_anon_work *aw = &pm->anon_work[i];
+
+		aw->pm = pm;
+		atomic_inc(&pm->anon_prepaging);
+		kthread_queue_work(prepage_anon_workers[i], &aw->work);
+	}
+}
+
+/**
+ * prepage_anon_prepage_stop() - stop the anonymous prepagers, wait for them
+ * @pm:	the prepage state; its lock is held
+ */
+void prepage_anon_prepage_stop(struct prepage_mm *pm)
+{
+	unsigned int i;
+
+	WRITE_ONCE(pm->anon_stop, true);
+	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++)
+		if (kthread_cancel_work_sync(&pm->anon_work[i].work))
+			prepage_anon_prepage_done(pm);	/* never ran */
+}
+
+/**
+ * prepage_anon_init() - initialize the anonymous part of new state
+ * @pm:	the prepage state
+ */
+void prepage_anon_init(struct prepage_mm *pm)
+{
+	unsigned int i;
+
+	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++)
+		kthread_init_work(&pm->anon_work[i].work, prepage_anon_work);
+}
+
+/* ---- table lines --------------------------------------------------------- */
+
+/**
+ * prepage_anon_table_parse() - build an anonymous table from table lines
+ * @buf:	the lines, NUL terminated; modified. Lines that do not start
+ *		with "anon" are skipped.
+ * @tp:		on success, the table, or NULL if there was no anon line
+ *
+ * A line is "anon ADDR:NR_PAGES target=0|1 timeout=N", ADDR page aligned.
+ *
+ * Return: 0; -EINVAL for a malformed line; -ENOSPC for more than
+ * max_anon_pages pages; -ENOMEM.
+ */
+int prepage_anon_table_parse(char *buf, struct prepage_anon_table **tp)
+{
+	unsigned int max_timeout = PREPAGE_MAX_ANON_TIMEOUT;
+	struct prepage_anon_table *t = NULL;
+	char *line;
+	int err = 0;
+
+	while ((line = strsep(&buf, "\n"))) {
+		char *range, *field, *nr_s;
+		unsigned long addr, nr, vpn;
+		unsigned int timeout = 0;
+		int target = -1;
+
+		line = strim(line);
+		if (strncmp(line, "anon", 4) || (line[4] != ' ' && line[4] != '\t'))
+			continue;
+		line += 5;
+		range = strsep(&line, " \t");
+		nr_s = strchr(range, ':');
+		err = -EINVAL;
+		if (!nr_s)
+			goto fail;
+		*nr_s++ = '\0';
+		if (kstrtoul(range, 0, &addr) || kstrtoul(nr_s, 0, &nr) ||
+		    !nr || !PAGE_ALIGNED(addr) ||
+		    (addr >> PAGE_SHIFT) + nr - 1 < (addr >> PAGE_SHIFT) ||
+		    nr > ULONG_MAX >> PAGE_SHIFT)
+			goto fail;
+		while ((field = line ? strsep(&line, " \t") : NULL)) {
+			if (!*field)
+				continue;
+			if (str_has_prefix(field, "target=") && target < 0 &&
+			    !kstrtoint(field + 7, 10, &target) && target <= 1)
+				continue;
+			if (str_has_prefix(field, "timeout=") && !timeout &&
+			    !kstrtouint(field + 8, 10, &timeout) && timeout &&
+			    timeout <= max_timeout)
+				continue;
+			goto fail;
+		}
+		if (target < 0 || !timeout)
+			goto fail;
+		err = -ENOMEM;
+		if (!t)
+			t = prepage_anon_table_new();
+		if (!t)
+			goto fail;
+		for (vpn = addr >> PAGE_SHIFT; nr--; vpn++) {
+			err = anon_table_set(t, vpn, target, timeout);
+			if (err)
+				goto fail;
+		}
+	}
+	*tp = t;
+	return 0;
+fail:
+	prepage_anon_table_free(t);
+	return err;
+}
+
+/**
+ * prepage_anon_table_show() - print the anonymous table as table lines
+ * @m:	where to print
+ * @pm:	the prepage state; its lock is held
+ *
+ * Runs of pages with the same target bit and timeout share a line.
+ */
+void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm)
+{
+	struct prepage_anon_table *t = pm->anon_table;
+	unsigned long vpn, start = 0, nr = 0, val = 0;
+	void *entry;
+
+	if (!t)
+		return;
+	xa_for_each(&t->pages, vpn, entry) {
+		if (nr && vpn == start + nr && xa_to_value(entry) == val) {
+			nr++;
+			continue;
+		}
+		if (nr)
+			seq_printf(m, "anon 0x%lx:%lu target=%d timeout=%lu\n",
+				   start << PAGE_SHIFT, nr,
+				   !!(val & ANON_TARGET),
+				   val >> ANON_TIMEOUT_SHIFT);
+		start = vpn;
+		nr = 1;
+		val = xa_to_value(entry);
+	}
+	if (nr)
+		seq_printf(m, "anon 0x%lx:%lu target=%d timeout=%lu\n",
+			   start << PAGE_SHIFT, nr, !!(val & ANON_TARGET),
+			   val >> ANON_TIMEOUT_SHIFT);
+}

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for anonymous prepaging: the tables learned from swap-in faults
+ * and accessed bits, the prepager that swaps target pages in and maps
+ * them, and the exact anon_prepaged / anon_hit / anon_miss counters.
+ *
+ * Pages are paged out with MADV_PAGEOUT and their state read from
+ * /proc/self/pagemap, so the tests need swap (the test VM has zram) and
+ * SKIP without it. Every page the tests touch is checked against the
+ * pattern written before it was paged out.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "prepage_util.h"
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT	21
+#endif
+#ifndef BIT_ULL
+#define BIT_ULL(nr)	(1ULL << (nr))
+#endif
+#define PM_SWAP		BIT_ULL(62)
+#define PM_PRESENT	BIT_ULL(63)
+#define NR_PAGES	256
+
+static long psz;
+
+static unsigned char pattern(unsigned long page)
+{
+	return (unsigned char)(page * 13 + 5);
+}
+
+static void fill(char *buf, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		memset(buf + i * psz, pattern(i), psz);
+}
+
+/* Pages of [first, first + nr) whose pagemap entry has @bit. */
+static int pagemap_count(char *buf, int first, int nr, uint64_t bit)
+{
+	uint64_t ent[NR_PAGES * 16];
+	off_t off = ((uintptr_t)buf / psz + first) * sizeof(uint64_t);
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	int i, n = 0;
+
+	if (fd < 0 || nr > NR_PAGES * 16)
+		return -1;
+	if (pread(fd, ent, nr * sizeof(uint64_t), off) !=
+	    nr * (ssize_t)sizeof(uint64_t))
+		n = -1;
+	close(fd);
+	for (i = 0; n >= 0 && i < nr; i++)
+		n += !!(ent[i] & bit);
+	return n;
+}
+
+/* Page [first, first + nr) out to swap; false if they do not all go. */
+static bool pageout(char *buf, int first, int nr)
+{
+	int tries;
+
+	for (tries = 0; tries < 10; tries++) {
+		madvise(buf + first * psz, nr * psz, MADV_PAGEOUT);
+		if (pagemap_count(buf, first, nr, PM_SWAP) == nr)
+			return true;
+	}
+	return false;
+}
+
+/* Read pages [first, first + nr): false if one is not what was written. */
+static bool touch(char *buf, int first, int nr)
+{
+	bool ok = true;
+	int i;
+
+	for (i = first; i < first + nr; i++)
+		ok &= buf[i * psz] == (char)pattern(i) &&
+		      buf[i * psz + psz - 1] == (char)pattern(i);
+	return ok;
+}
+
+static bool have_swap(void)
+{
+	char buf[4096];
+
+	return read_file("/proc/swaps", buf, sizeof(buf)) > 0 &&
+	       strchr(buf, '\n') && strchr(buf, '\n')[1];
+}
+
+FIXTURE(anon)
+{
+	char *buf;
+	long old_timeout;
+};
+
+FIXTURE_SETUP(anon)
+{
+	psz = sysconf(_SC_PAGESIZE);
+	self->buf = MAP_FAILED;
+	self->old_timeout = -1;
+	PREPAGE_REQUIRE();
+	if (!have_swap())
+		SKIP(return, "no swap: the anonymous tests need a swap device");
+	self->buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->buf);
+	/* Whole pages, no THP: the tables count base pages. */
+	madvise(self->buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
+	fill(self->buf, NR_PAGES);
+	self->old_timeout = set_knob("anon_timeout", 5);
+	ASSERT_LE(0, self->old_timeout);
+	if (!pageout(self->buf, 0, NR_PAGES))
+		SKIP(return, "MADV_PAGEOUT does not swap the test buffer out");
+}
+
+FIXTURE_TEARDOWN(anon)
+{
+	if (self->old_timeout >= 0)
+		set_knob("anon_timeout", self->old_timeout);
+	if (self->buf != MAP_FAILED)
+		munmap(self->buf, NR_PAGES * psz);
+}
+
+/* One switch in which the app reads [first, first + nr) itself. */
+static int plain_switch(char *buf, int first, int nr)
+{
+	if (!pageout(buf, 0, NR_PAGES) || ctl("start"))
+		return -1;
+	if (!touch(buf, first, nr))
+		return -2;
+	return ctl("end");
+}
+
+/* One switch in which the app reads [first, first + nr) once prepaged. */
+static int prepaged_switch(char *buf, int first, int nr)
+{
+	if (!pageout(buf, 0, NR_PAGES) || ctl("start") || wait_prepaged())
+		return -1;
+	if (!touch(buf, first, nr))
+		return -2;
+	return ctl("end");
+}
+
+/*
+ * Switch 1: the app swaps pages 0-63 in itself: 64 misses, 64 new
+ * candidates. Switch 2: again, and their accessed bits promote them.
+ * Switch 3: the prepager swaps 0-63 in and maps them before the app
+ * touches anything; the app reads 0-47 and 100-107: 64 prepaged,
+ * 48 hits, 8 misses.
+ */
+TEST_F(anon, hit_miss)
+{
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_TRUE(touch(self->buf, 0, 64));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(64, stat_of("anon_miss"));
+	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(0, stat_of("anon_prepaged"));
+
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	EXPECT_EQ(128, stat_of("anon_miss"));
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(0, stat_of("anon_prepaged"));
+
+	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(64, pagemap_count(self->buf, 0, 64, PM_PRESENT));
+	EXPECT_EQ(NR_PAGES - 64,
+		  pagemap_count(self->buf, 64, NR_PAGES - 64, PM_SWAP));
+	EXPECT_EQ(64, stat_of("anon_prepaged"));
+	ASSERT_TRUE(touch(self->buf, 0, 48));
+	ASSERT_TRUE(touch(self->buf, 100, 8));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(64, stat_of("anon_prepaged"));
+	EXPECT_EQ(48, stat_of("anon_hit"));
+	EXPECT_EQ(136, stat_of("anon_miss"));
+	EXPECT_EQ(750, stat_of("anon_precision_permille"));
+	/* 48-63 stay targets (timeout not reached); 100-107 are candidates. */
+	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(8, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	/* Every page holds what was written before the first page-out. */
+	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+}
+
+/* An entry whose page is not accessed for anon_timeout windows goes. */
+TEST_F(anon, timeout)
+{
+	char want[128], got[4096];
+
+	ASSERT_LE(0, set_knob("anon_timeout", 2));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
+
+	/* Two windows in which only 0-31 are used: 32-63 time out. */
+	ASSERT_EQ(0, prepaged_switch(self->buf, 0, 32));
+	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
+	ASSERT_EQ(0, prepaged_switch(self->buf, 0, 32));
+	EXPECT_EQ(32, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	EXPECT_EQ(128, stat_of("anon_prepaged"));
+	EXPECT_EQ(64, stat_of("anon_hit"));
+
+	snprintf(want, sizeof(want), "anon %p:32 target=1 timeout=2\n",
+		 self->buf);
+	ASSERT_LT(0, dump(got, sizeof(got)));
+	EXPECT_STREQ(want, got);
+}
+
+/* dump -> write back -> dump is identical. */
+TEST_F(anon, round_trip)
+{
+	char table[256], first[4096], second[4096];
+
+	snprintf(table, sizeof(table),
+		 "anon %p:16 target=1 timeout=3\nanon %p:4 target=0 timeout=5\n",
+		 self->buf, self->buf + 100 * psz);
+	ASSERT_EQ(0, load(table));
+	ASSERT_LT(0, dump(first, sizeof(first)));
+	EXPECT_STREQ(table, first);
+	EXPECT_EQ(16, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(4, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	ASSERT_EQ(0, ctl("reset"));
+	ASSERT_EQ(0, load(first));
+	ASSERT_LT(0, dump(second, sizeof(second)));
+	EXPECT_STREQ(first, second);
+
+	/* A table loaded by hand is prepaged like a learned one. */
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(16, stat_of("anon_prepaged"));
+	EXPECT_EQ(16, pagemap_count(self->buf, 0, 16, PM_PRESENT));
+	ASSERT_EQ(0, ctl("end"));
+
+	/* Malformed anon lines change nothing. */
+	EXPECT_EQ(-EINVAL, load("anon 0x1001:1 target=1 timeout=1\n"));
+	EXPECT_EQ(-EINVAL, load("anon 0x1000:0 target=1 timeout=1\n"));
+	EXPECT_EQ(-EINVAL, load("anon 0x1000:1 target=2 timeout=1\n"));
+	EXPECT_EQ(-EINVAL, load("anon 0x1000:1 target=1 timeout=0\n"));
+	EXPECT_EQ(-EINVAL, load("anon 0x1000:1 target=1\n"));
+	EXPECT_EQ(-EINVAL, load("anon 0x1000:1 target=1 timeout=1 x=1\n"));
+	ASSERT_LT(0, dump(second, sizeof(second)));
+	ASSERT_EQ(0, ctl("reset"));
+}
+
+/*
+ * After fork the pages are shared copy-on-write: the child's prepager
+ * swaps them in for the child only, read-only, and the child's writes do
+ * not reach the parent, whose pages stay swapped out and intact.
+ */
+TEST_F(anon, cow_after_fork)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char table[128];
+		int i;
+
+		snprintf(table, sizeof(table), "anon %p:64 target=1 timeout=5\n",
+			 self->buf);
+		if (load(table) || ctl("start") || wait_prepaged())
+			_exit(1);
+		if (stat_of("anon_prepaged") != 64 ||
+		    pagemap_count(self->buf, 0, 64, PM_PRESENT) != 64)
+			_exit(2);
+		if (!touch(self->buf, 0, 64))
+			_exit(3);
+		for (i = 0; i < 64; i++)
+			self->buf[i * psz] = ~pattern(i);
+		_exit(ctl("end") ? 4 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status) TH_LOG("child failed at step %d", WEXITSTATUS(status));
+	EXPECT_EQ(64, pagemap_count(self->buf, 0, 64, PM_SWAP));
+	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+	EXPECT_EQ(0, stat_of("anon_prepaged"));
+}
+
+/* A read-only mapping stays read-only when its pages are prepaged. */
+TEST_F(anon, read_only)
+{
+	char table[128];
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, mprotect(self->buf, 32 * psz, PROT_READ));
+	snprintf(table, sizeof(table), "anon %p:32 target=1 timeout=5\n",
+		 self->buf);
+	ASSERT_EQ(0, load(table));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(32, stat_of("anon_prepaged"));
+	EXPECT_EQ(32, pagemap_count(self->buf, 0, 32, PM_PRESENT));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		self->buf[0] = 1;
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_TRUE(touch(self->buf, 0, 32));
+}
+
+/*
+ * MAP_SHARED anonymous memory is shmem: not the app's alone, and its
+ * swapped pages are not in the page tables. Skipped by design.
+ */
+TEST_F(anon, shared_skipped)
+{
+	char table[128], *shm;
+
+	shm = mmap(NULL, 32 * psz, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, shm);
+	fill(shm, 32);
+	madvise(shm, 32 * psz, MADV_PAGEOUT);
+	snprintf(table, sizeof(table), "anon %p:32 target=1 timeout=5\n", shm);
+	ASSERT_EQ(0, load(table));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(0, stat_of("anon_prepaged"));
+	EXPECT_TRUE(touch(shm, 0, 32));
+	ASSERT_EQ(0, ctl("end"));
+	munmap(shm, 32 * psz);
+}
+
+/*
+ * Table pages unmapped or moved between switches: the prepager skips
+ * what is no longer there; moved pages are missed and learned anew.
+ */
+TEST_F(anon, munmap_mremap)
+{
+	char *moved;
+
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 128));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 128));
+	EXPECT_EQ(128, read_key("/proc/self/prepage", "anon_target_pages"));
+
+	/*
+	 * 64-95 move to a new place (taken first, so that it cannot be
+	 * the hole 96-127 leave when they go away).
+	 */
+	moved = mmap(NULL, 32 * psz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		     -1, 0);
+	ASSERT_NE(MAP_FAILED, moved);
+	ASSERT_EQ(0, munmap(self->buf + 96 * psz, 32 * psz));
+	ASSERT_EQ(moved, mremap(self->buf + 64 * psz, 32 * psz, 32 * psz,
+				MREMAP_MAYMOVE | MREMAP_FIXED, moved));
+	ASSERT_TRUE(pageout(self->buf, 0, 64));
+	ASSERT_TRUE(pageout(moved, 0, 32));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(64, stat_of("anon_prepaged"));
+	ASSERT_TRUE(touch(self->buf, 0, 64));
+	/* The moved pages still hold pages 64-95 of the pattern. */
+	ASSERT_TRUE(touch(moved - 64 * psz, 64, 32));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(64, stat_of("anon_hit"));
+	EXPECT_EQ(256 + 32, stat_of("anon_miss"));
+	EXPECT_EQ(32, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	munmap(moved, 32 * psz);
+	/* Keep the teardown's munmap inside what is still mapped. */
+	munmap(self->buf, 64 * psz);
+	munmap(self->buf + 128 * psz, (NR_PAGES - 128) * psz);
+	self->buf = MAP_FAILED;
+}
+
+static void *start_many(void *arg)
+{
+	long i, *failed = arg;
+
+	for (i = 0; i < 100; i++)
+		*failed += ctl("start") != 0;
+	return NULL;
+}
+
+/* Concurrent starts from two writers: each one counts, none is lost. */
+TEST_F(anon, concurrent_start)
+{
+	long failed[2] = { 0, 0 };
+	pthread_t t;
+
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
+	ASSERT_EQ(0, pthread_create(&t, NULL, start_many, &failed[0]));
+	start_many(&failed[1]);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, failed[0] + failed[1]);
+	EXPECT_EQ(202, stat_of("switches"));
+	EXPECT_EQ(199, stat_of("restarts"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+}
+
+/* The app exits while its anonymous prepagers run: no leak, no warning. */
+TEST_F(anon, exit_during_prepage)
+{
+	int round, status;
+
+	ASSERT_EQ(0, plain_switch(self->buf, 0, NR_PAGES));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, NR_PAGES));
+	for (round = 0; round < 4; round++) {
+		char table[4096];
+		pid_t pid;
+
+		ASSERT_LT(0, dump(table, sizeof(table)));
+		ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid)
+			_exit(load(table) || ctl("start") ? 1 : 0);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_EQ(0, status);
+	}
+	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+}
+
+TEST_HARNESS_MAIN
