@@ -119,53 +119,54 @@ static void anon_table_erase(struct prepage_anon_table *t, unsigned long vpn)
 
 /* ---- page table state of table pages ------------------------------------ */
 
+/* A PMD-mapped THP counts for all its pages. */
 static int anon_walk_pmd(pmd_t *pmd, unsigned long addr, unsigned long next,
 			 struct mm_walk *walk)
 {
 	struct prepage_anon_walk *w = walk->private;
 	unsigned long i = (addr >> PAGE_SHIFT) - w->base;
 	spinlock_t *ptl;	/* the page table lock */
-	pte_t *start, *pte;
 
-	ptl = pmd_trans_huge_lock(pmd, walk->vma);
-	if (ptl) {
+	if (!pmd_trans_huge(pmdp_get(pmd)))
+		return 0;	/* on to the PTEs */
+	ptl = pmd_lock(walk->mm, pmd);
+	if (pmd_trans_huge(pmdp_get(pmd))) {
 		unsigned long n = (next - addr) >> PAGE_SHIFT;
 
-		if (pmd_present(pmdp_get(pmd))) {
-			bitmap_set(w->present, i, n);
-			if (w->clear_young &&
-			    pmdp_clear_young_notify(walk->vma, addr, pmd))
-				bitmap_set(w->young, i, n);
-		}
-		spin_unlock(ptl);
-		return 0;
+		bitmap_set(w->present, i, n);
+		if (w->clear_young &&
+		    pmdp_clear_young_notify(walk->vma, addr, pmd))
+			bitmap_set(w->young, i, n);
+		/* Not split: the PTE level is not walked. */
+		walk->action = ACTION_CONTINUE;
 	}
+	spin_unlock(ptl);
+	return 0;
+}
 
-	start = pte_offset_map_lock(walk->mm, pmd, addr, &ptl);
-	pte = start;
-	if (!pte) {
-		walk->action = ACTION_AGAIN;
-		return 0;
-	}
-	for (; addr < next; pte++, addr += PAGE_SIZE, i++) {
-		pte_t ptent = ptep_get(pte);
+/* Called with the page table lock held. */
+static int anon_walk_pte(pte_t *pte, unsigned long addr, unsigned long next,
+			 struct mm_walk *walk)
+{
+	struct prepage_anon_walk *w = walk->private;
+	unsigned long i = (addr >> PAGE_SHIFT) - w->base;
+	pte_t ptent = ptep_get(pte);
 
-		if (pte_present(ptent)) {
-			__set_bit(i, w->present);
-			if (w->clear_young &&
-			    ptep_clear_young_notify(walk->vma, addr, pte))
-				__set_bit(i, w->young);
-		} else if (is_swap_pte(ptent) &&
-			   !non_swap_entry(pte_to_swp_entry(ptent))) {
-			__set_bit(i, w->swapped);
-		}
+	if (pte_present(ptent)) {
+		__set_bit(i, w->present);
+		if (w->clear_young &&
+		    ptep_clear_young_notify(walk->vma, addr, pte))
+			__set_bit(i, w->young);
+	} else if (is_swap_pte(ptent) &&
+		   !non_swap_entry(pte_to_swp_entry(ptent))) {
+		__set_bit(i, w->swapped);
 	}
-	pte_unmap_unlock(start, ptl);
 	return 0;
 }
 
 static const struct mm_walk_ops anon_walk_ops = {
 	.pmd_entry	= anon_walk_pmd,
+	.pte_entry	= anon_walk_pte,
 	.walk_lock	= PGWALK_RDLOCK,
 };
 
