@@ -87,33 +87,40 @@ cfgsum=$(sha256sum "$chkobj/.config" | cut -c1-12)
 # on this machine by content (see the key), so unchanged inputs are not
 # analysed twice.
 analyse() {
-	local tool=$1 rev=$2 f o key out=""
+	local tool=$1 rev=$2 f o key out="" todo=() objs=() r
+	declare -A keys
 	for f in "${ksrcs[@]}"; do
 		[ -f "$chk/$f" ] || continue
-		o=${f%.c}.o
 		# The reports depend on the file, the headers next to it, in mm/,
 		# include/ and arch/x86/include/, and the config: key on those.
 		key=$CACHE/static/v3-$tool-$(git -C "$chk" rev-parse "$rev:$(dirname "$f")" "$rev:mm" \
 			"$rev:include" "$rev:arch/x86/include" | sha256sum | cut -c1-24)-$(basename "$f")-$cfgsum
-		if [ -f "$key" ]; then
-			out+=$(cat "$key")$'\n'
-			continue
-		fi
-		local r
+		keys[$f]=$key
+		[ -f "$key" ] || { todo+=("$f"); objs+=("${f%.c}.o"); }
+	done
+	# sparse: one file at a time (seconds each), so that the warnings it
+	# gives in headers are attributed to the file that included them.
+	# coccicheck: one make for all (it reports in the checked file only).
+	if [ $tool = cocci ] && [ ${#todo[@]} -gt 0 ]; then
+		r=$(kmake "$chk" "$chkobj" C=2 CHECK="$chk/scripts/coccicheck" \
+			MODE=report "${objs[@]}" 2>&1)
+	fi
+	for f in "${todo[@]}"; do
+		local mine
 		case $tool in
-		sparse) r=$(kmake "$chk" "$chkobj" C=2 "$o" 2>&1)
+		sparse) r=$(kmake "$chk" "$chkobj" C=2 "${f%.c}.o" 2>&1)
 			grep -qE "CHECK +(\S*/)?$f\$" <<<"$r" || { echo "sparse did not run on $f" >&2; return 1; }
-			r=$(grep -E '(warning|error):' <<<"$r" || true) ;;
-		cocci) r=$(kmake "$chk" "$chkobj" C=2 CHECK="$chk/scripts/coccicheck" \
-				MODE=report "$o" 2>&1)
-			# coccicheck echoes each spatch run: none means it did not run.
-			grep -q 'spatch .*--cocci-file' <<<"$r" || { echo "coccicheck did not run on $f" >&2; return 1; }
-			r=$(grep -E "^(\./|$chk/)?$f:[0-9]" <<<"$r" || true) ;;
+			mine=$(grep -E '(warning|error):' <<<"$r" || true) ;;
+		cocci) # coccicheck echoes each spatch run: none means it did not run.
+			grep -qE "spatch .*--cocci-file .*(\./|/)$f\$" <<<"$r" || { echo "coccicheck did not run on $f" >&2; return 1; }
+			mine=$(grep -E "^(\./|$chk/)?$f:[0-9]" <<<"$r" || true) ;;
 		esac
-		r=$(printf '%s\n' "$r" | sed -E "s#^(\./|$chk/)##; s/:[0-9]+(:[0-9]+)?(-[0-9]+)?:/:/; s/line [0-9]+/line N/g" | sed '/^$/d' | sort)
+		mine=$(printf '%s\n' "$mine" | sed -E "s#^(\./|$chk/)##; s/:[0-9]+(:[0-9]+)?(-[0-9]+)?:/:/; s/line [0-9]+/line N/g" | sed '/^$/d' | sort)
 		mkdir -p "$CACHE/static"
-		printf '%s\n' "$r" >"$key"
-		out+=$r$'\n'
+		printf '%s\n' "$mine" >"${keys[$f]}"
+	done
+	for f in "${!keys[@]}"; do
+		out+=$(cat "${keys[$f]}")$'\n'
 	done
 	printf '%s' "$out" | sed '/^$/d' | sort
 }
