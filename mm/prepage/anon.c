@@ -27,7 +27,6 @@
 #include <linux/userfaultfd_k.h>
 #include <linux/xarray.h>
 #include <asm/tlbflush.h>
-#include <uapi/linux/sched/types.h>
 
 #include "internal.h"
 
@@ -387,25 +386,16 @@ static unsigned int prepage_nr_anon_workers;
  */
 int prepage_anon_prepagers_init(void)
 {
-	struct sched_attr idle = { .sched_policy = SCHED_IDLE };
-	unsigned int i, nr;
+	int nr;
 
 	if (prepage_nr_anon_workers)
 		return 0;
-	nr = clamp(num_online_cpus(), 1U, PREPAGE_MAX_ANON_WORKERS);
-	for (i = 0; i < nr; i++) {
-		struct kthread_worker *w;
-
-		w = kthread_create_worker(0, "kprepaged_anon/%u", i);
-		if (IS_ERR(w)) {
-			if (!i)
-				return PTR_ERR(w);
-			break;
-		}
-		sched_setattr_nocheck(w->task, &idle);
-		prepage_anon_workers[i] = w;
-	}
-	prepage_nr_anon_workers = i;
+	nr = prepage_idle_workers_create(prepage_anon_workers,
+					 PREPAGE_MAX_ANON_WORKERS,
+					 "kprepaged_anon");
+	if (nr < 0)
+		return nr;
+	prepage_nr_anon_workers = nr;
 	return 0;
 }
 

@@ -474,6 +474,39 @@ static unsigned int prepage_nr_idle_workers;
 static atomic_t prepage_next_idle_worker = ATOMIC_INIT(0);
 
 /**
+ * prepage_idle_workers_create() - start SCHED_IDLE kthread workers
+ * @workers:	where to put them
+ * @max:	room in @workers
+ * @name:	name prefix: the workers are "@name/0", "@name/1", ...
+ *
+ * Starts one worker per online CPU, up to @max: prepaging uses the CPUs
+ * that would otherwise be idle, and never competes with the app.
+ *
+ * Return: the number of workers started, at least one, or the error of
+ * starting the first.
+ */
+int prepage_idle_workers_create(struct kthread_worker **workers,
+				unsigned int max, const char *name)
+{
+	struct sched_attr idle = { .sched_policy = SCHED_IDLE };
+	unsigned int i, nr = clamp(num_online_cpus(), 1U, max);
+
+	for (i = 0; i < nr; i++) {
+		struct kthread_worker *w;
+
+		w = kthread_create_worker(0, "%s/%u", name, i);
+		if (IS_ERR(w)) {
+			if (!i)
+				return PTR_ERR(w);
+			break;
+		}
+		sched_setattr_nocheck(w->task, &idle);
+		workers[i] = w;
+	}
+	return i;
+}
+
+/**
  * prepage_file_prepagers_init() - start the file prepager threads
  *
  * The first call starts them; later calls do nothing. Called with the
@@ -483,25 +516,15 @@ static atomic_t prepage_next_idle_worker = ATOMIC_INIT(0);
  */
 int prepage_file_prepagers_init(void)
 {
-	struct sched_attr idle = { .sched_policy = SCHED_IDLE };
-	unsigned int i, nr;
+	int nr;
 
 	if (prepage_big_worker)
 		return 0;
-	nr = clamp(num_online_cpus(), 1U, PREPAGE_MAX_IDLE_WORKERS);
-	for (i = 0; i < nr; i++) {
-		struct kthread_worker *w;
-
-		w = kthread_create_worker(0, "kprepaged/%u", i);
-		if (IS_ERR(w)) {
-			if (!i)
-				return PTR_ERR(w);
-			break;
-		}
-		sched_setattr_nocheck(w->task, &idle);
-		prepage_idle_workers[i] = w;
-	}
-	prepage_nr_idle_workers = i;
+	nr = prepage_idle_workers_create(prepage_idle_workers,
+					 PREPAGE_MAX_IDLE_WORKERS, "kprepaged");
+	if (nr < 0)
+		return nr;
+	prepage_nr_idle_workers = nr;
 	prepage_big_worker = kthread_create_worker(0, "kprepaged/big");
 	if (IS_ERR(prepage_big_worker)) {
 		/* Big files share an idle thread then. */

@@ -358,6 +358,8 @@ void prepage_file_window_start(struct prepage_mm *pm);
 void prepage_file_window_end(struct prepage_mm *pm,
 			     struct prepage_log_entry *log, unsigned int nr);
 void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm);
+int prepage_idle_workers_create(struct kthread_worker **workers,
+				unsigned int max, const char *name);
 int prepage_file_prepagers_init(void);
 void prepage_file_attach(struct prepage_mm *pm,
 			 struct prepage_file_table *table);

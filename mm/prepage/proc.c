@@ -58,13 +58,52 @@ static void prepage_proc_unlock(struct prepage_mm *pm)
 	}
 }
 
+/**
+ * struct prepage_sizes - the sizes of the tables of an address space
+ * @files:		files in the file tables
+ * @file_candidates:	pages in the file candidate tables
+ * @file_targets:	pages in the file target tables
+ * @anon_candidates:	anonymous candidate pages
+ * @anon_targets:	anonymous target pages
+ */
+struct prepage_sizes {
+	unsigned long files;
+	unsigned long file_candidates;
+	unsigned long file_targets;
+	unsigned long anon_candidates;
+	unsigned long anon_targets;
+};
+
+/* The sizes of @pm's tables (its lock held), all zero without state. */
+static void prepage_sizes_get(struct prepage_mm *pm, struct prepage_sizes *sz)
+{
+	*sz = (struct prepage_sizes){};
+	if (!pm)
+		return;
+	prepage_file_table_sizes(pm, &sz->files, &sz->file_candidates,
+				 &sz->file_targets);
+	if (pm->anon_table) {
+		sz->anon_candidates = pm->anon_table->nr_candidates;
+		sz->anon_targets = pm->anon_table->nr_targets;
+	}
+}
+
+static void prepage_sizes_show(struct seq_file *m,
+			       const struct prepage_sizes *sz)
+{
+	seq_printf(m, "files %lu\n", sz->files);
+	seq_printf(m, "file_candidate_pages %lu\n", sz->file_candidates);
+	seq_printf(m, "file_target_pages %lu\n", sz->file_targets);
+	seq_printf(m, "anon_candidate_pages %lu\n", sz->anon_candidates);
+	seq_printf(m, "anon_target_pages %lu\n", sz->anon_targets);
+}
+
 static int prepage_ctl_show(struct seq_file *m, void *v)
 {
 	struct prepage_proc *pp = m->private;
-	unsigned long files = 0, candidates = 0, targets = 0;
-	unsigned long anon_candidates = 0, anon_targets = 0;
 	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
 	bool switching = false, prepaging = false;
+	struct prepage_sizes sz;
 
 	if (IS_ERR(pm))
 		return PTR_ERR(pm);
@@ -72,20 +111,12 @@ static int prepage_ctl_show(struct seq_file *m, void *v)
 		switching = pm->state == PREPAGE_SWITCHING;
 		prepaging = atomic_read(&pm->file_prepaging) > 0 ||
 			    atomic_read(&pm->anon_prepaging) > 0;
-		prepage_file_table_sizes(pm, &files, &candidates, &targets);
-		if (pm->anon_table) {
-			anon_candidates = pm->anon_table->nr_candidates;
-			anon_targets = pm->anon_table->nr_targets;
-		}
 	}
+	prepage_sizes_get(pm, &sz);
 	prepage_proc_unlock(pm);
 	seq_printf(m, "state %s\n", switching ? "switching" : "idle");
 	seq_printf(m, "prepaging %d\n", prepaging);
-	seq_printf(m, "files %lu\n", files);
-	seq_printf(m, "file_candidate_pages %lu\n", candidates);
-	seq_printf(m, "file_target_pages %lu\n", targets);
-	seq_printf(m, "anon_candidate_pages %lu\n", anon_candidates);
-	seq_printf(m, "anon_target_pages %lu\n", anon_targets);
+	prepage_sizes_show(m, &sz);
 	return 0;
 }
 
@@ -121,8 +152,7 @@ static int prepage_stat_show(struct seq_file *m, void *v)
 {
 	struct prepage_proc *pp = m->private;
 	unsigned long stat[NR_PREPAGE_STAT] = {};
-	unsigned long files = 0, candidates = 0, targets = 0;
-	unsigned long anon_candidates = 0, anon_targets = 0;
+	struct prepage_sizes sz;
 	u64 window_ns = 0, prepage_ns = 0;
 	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
 	unsigned long hit, miss;
@@ -133,14 +163,10 @@ static int prepage_stat_show(struct seq_file *m, void *v)
 	if (pm) {
 		for (i = 0; i < NR_PREPAGE_STAT; i++)
 			stat[i] = prepage_stat_read(pm, i);
-		prepage_file_table_sizes(pm, &files, &candidates, &targets);
 		window_ns = pm->last_window_ns;
 		prepage_ns = READ_ONCE(pm->last_prepage_ns);
-		if (pm->anon_table) {
-			anon_candidates = pm->anon_table->nr_candidates;
-			anon_targets = pm->anon_table->nr_targets;
-		}
 	}
+	prepage_sizes_get(pm, &sz);
 	prepage_proc_unlock(pm);
 
 	for (i = 0; i < NR_PREPAGE_STAT; i++)
@@ -157,11 +183,7 @@ static int prepage_stat_show(struct seq_file *m, void *v)
 		   prepage_permille(hit, stat[PREPAGE_STAT_ANON_PREPAGED]));
 	seq_printf(m, "anon_recall_permille %u\n",
 		   prepage_permille(hit, hit + miss));
-	seq_printf(m, "files %lu\n", files);
-	seq_printf(m, "file_candidate_pages %lu\n", candidates);
-	seq_printf(m, "file_target_pages %lu\n", targets);
-	seq_printf(m, "anon_candidate_pages %lu\n", anon_candidates);
-	seq_printf(m, "anon_target_pages %lu\n", anon_targets);
+	prepage_sizes_show(m, &sz);
 	seq_printf(m, "last_window_ns %llu\n", window_ns);
 	seq_printf(m, "last_prepage_ns %llu\n", prepage_ns);
 	return 0;

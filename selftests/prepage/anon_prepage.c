@@ -113,7 +113,8 @@ FIXTURE_SETUP(anon)
 	psz = sysconf(_SC_PAGESIZE);
 	self->buf = MAP_FAILED;
 	self->old_timeout = -1;
-	PREPAGE_REQUIRE();
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
 	if (!have_swap())
 		SKIP(return, "no swap: the anonymous tests need a swap device");
 	self->buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,

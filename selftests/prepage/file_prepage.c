@@ -166,7 +166,8 @@ FIXTURE(file)
 FIXTURE_SETUP(file)
 {
 	psz = sysconf(_SC_PAGESIZE);
-	PREPAGE_REQUIRE();
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
 	self->fd = make_file(self->path, NR_PAGES);
 	ASSERT_LE(0, self->fd) TH_LOG("cannot create a test file");
 	if (!evict(self->fd, NR_PAGES))
@@ -335,7 +336,8 @@ FIXTURE_SETUP(merge)
 {
 	psz = sysconf(_SC_PAGESIZE);
 	self->old_gap = -1;
-	PREPAGE_REQUIRE();
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
 	self->fd = make_file(self->path, NR_PAGES);
 	ASSERT_LE(0, self->fd);
 	if (!evict(self->fd, NR_PAGES))
@@ -394,7 +396,8 @@ FIXTURE_VARIANT_ADD(stale, none) { .field = NULL };
 FIXTURE_SETUP(stale)
 {
 	psz = sysconf(_SC_PAGESIZE);
-	PREPAGE_REQUIRE();
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
 	self->fd = make_file(self->path, NR_PAGES);
 	ASSERT_LE(0, self->fd);
 	if (!evict(self->fd, NR_PAGES))
@@ -636,7 +639,8 @@ FIXTURE_SETUP(bad)
 
 	psz = sysconf(_SC_PAGESIZE);
 	self->old_max = -1;
-	PREPAGE_REQUIRE();
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
 	self->fd = make_file(self->path, NR_PAGES);
 	ASSERT_LE(0, self->fd);
 	/* The table each bad write must leave alone. */
@@ -707,7 +711,8 @@ TEST(permissions)
 
 	if (geteuid())
 		SKIP(return, "needs root to switch users");
-	PREPAGE_REQUIRE();
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
 	snprintf(path[0], sizeof(path[0]), "/proc/%d/prepage", parent);
 	snprintf(path[1], sizeof(path[1]), "/proc/%d/prepage_table", parent);
 	snprintf(path[2], sizeof(path[2]), "/proc/%d/prepage_stat", parent);
@@ -843,7 +848,8 @@ TEST(exit_during_prepage)
 	long old_big;
 
 	psz = sysconf(_SC_PAGESIZE);
-	PREPAGE_REQUIRE();
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
 	fd = make_file(path, nr);
 	ASSERT_LE(0, fd);
 	snprintf(line, sizeof(line), "%s 0:%ld\n", path, (long)nr * psz);

@@ -124,12 +124,4 @@ static inline const char *prepage_unavailable(void)
 	return NULL;
 }
 
-/* In a kselftest_harness.h test or fixture setup: SKIP without prepage. */
-#define PREPAGE_REQUIRE() do {						\
-	const char *__why = prepage_unavailable();			\
-									\
-	if (__why)							\
-		SKIP(return, "%s", __why);				\
-} while (0)
-
 #endif /* PREPAGE_UTIL_H */
