@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # prepage project driver. See README.md.
-.PHONY: check setup tree build selftests test vm static roundtrip export debug clean
+.PHONY: check bench setup tree build selftests test vm static roundtrip export debug clean
 
 check:          ## everything from a fresh clone; ends with "N passed, N failed"
 	@dev/check.sh
+bench:          ## the app-switch benchmark in the VM, all modes side by side; prints the table
+	@bench/run.sh
 setup:          ## install the Debian packages the project needs
 	@dev/setup.sh
 tree:           ## build/linux: base + series as commits (FORCE=1 to recreate)

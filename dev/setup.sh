@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install what the project needs on a fresh Debian 12 machine. Idempotent:
 # does nothing when everything is there.
+#   dev/setup.sh          what make check needs
+#   dev/setup.sh bench    and what the benchmark's report needs (matplotlib)
 set -euo pipefail
 
 pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
       busybox-static flex bison bc libelf-dev libssl-dev cpio e2fsprogs
       quilt xz-utils file make gcc libc6-dev python3 python3-ply python3-git
       perl git kmod)
+[ "${1:-}" = bench ] && pkgs+=(python3-matplotlib)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -6,22 +6,24 @@
 # evicted and read back), run a command in the guest, and exit with the
 # guest command's status.
 #
-#   dev/vm.sh [-t SECONDS] [-l LOG] [-k] [-- COMMAND...]
+#   dev/vm.sh [-t SECONDS] [-l LOG] [-k] [-x FILE]... [-- COMMAND...]
 #     -t   timeout for the whole VM run (default 600)
 #     -l   also write the full console log here
 #     -k   include the installed kselftests (build/kselftest) at /kselftest
+#     -x   include FILE (a program, say) in /extra
 #   With no COMMAND, an interactive shell on the serial console.
 #   DEBUG=1 boots the debug kernel (build/obj-debug).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-timeout=600 log= with_kst=0
-while getopts t:l:k o; do
+timeout=600 log= with_kst=0 extra=()
+while getopts t:l:kx: o; do
 	case $o in
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
 	k) with_kst=1 ;;
-	*) die "usage: dev/vm.sh [-t SECONDS] [-l LOG] [-k] [-- COMMAND...]" ;;
+	x) extra+=("$OPTARG") ;;
+	*) die "usage: dev/vm.sh [-t SECONDS] [-l LOG] [-k] [-x FILE]... [-- COMMAND...]" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -50,6 +52,10 @@ if [ "$with_kst" = 1 ]; then
 	[ -x "$BUILD/kselftest/run_kselftest.sh" ] || die "no kselftests in $BUILD/kselftest: run dev/selftests.sh"
 	cp -a "$BUILD/kselftest" "$stage/kselftest"
 fi
+if [ ${#extra[@]} -gt 0 ]; then
+	mkdir -p "$stage/extra"
+	cp -a "${extra[@]}" "$stage/extra/"
+fi
 # Dynamically linked test programs: bring their libraries along.
 find "$stage" -type f -perm -u+x ! -name busybox -exec file {} + 2>/dev/null |
 	{ grep -E 'ELF.*dynamically' || true; } | cut -d: -f1 | while read -r f; do
@@ -70,7 +76,7 @@ accel=(-accel tcg -cpu max)
 [ "${KVM:-0}" = 1 ] && accel=(-accel kvm -cpu host)
 qemu=(qemu-system-x86_64 "${accel[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}"
       -kernel "$kernel" -initrd "$stage.cpio.gz" -nographic -no-reboot
-      -drive "file=$disk,if=virtio,format=raw,cache=unsafe"
+      -drive "file=$disk,if=virtio,format=raw,cache=unsafe${VM_DISK_OPTS:+,$VM_DISK_OPTS}"
       -append "console=ttyS0 panic=-1 oops=panic rdinit=/init ${VM_APPEND:-}"
       ${VM_QEMU_ARGS:-})
 

@@ -1,0 +1,847 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prepage-bench: an app-switch benchmark, run in the test VM.
+ *
+ * N app processes, each with a few big and several small files mapped
+ * from a disk file system and an anonymous heap, all filled with a
+ * per-page checksum pattern. An activity-manager driver (this process)
+ * switches between them in a fixed sequence; on a switch the app
+ * "renders": it touches its switch footprint (mostly the same pages
+ * every switch, partly different) with CPU work in between, checking
+ * every page it touches. Switch latency is the time from the switch
+ * signal to the end of the render. A background app loses its pages:
+ * anonymous ones to (zram) swap, file ones from the page cache, either
+ * by explicit, deterministic page-out (default) or by real reclaim.
+ *
+ * Modes, run side by side with the same seeds, sizes and sequence:
+ *   ideal        nothing is paged out
+ *   baseline     demand paging
+ *   userspace    the driver replays the profile at switch start:
+ *                readahead() on the file ranges and
+ *                process_madvise(MADV_WILLNEED) on the anonymous ones
+ *   prepage-file prepage, file side only (profile loaded as the table)
+ *   prepage-anon prepage, anonymous side only (learned online)
+ *   prepage      both
+ *
+ * Output: one "key=value ..." line per record (SWITCH, APPSTAT, MODE),
+ * parsed by bench/report.py. Any page with unexpected contents fails the
+ * run (exit 1).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <pthread.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT	21
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open	434
+#endif
+#ifndef SYS_process_madvise
+#define SYS_process_madvise	440
+#endif
+
+#define MAX_APPS	16
+#define NR_FILES	8	/* per app: 2 big, 6 small */
+#define NR_BIG		2
+#define SYSFS		"/sys/kernel/mm/prepage/"
+
+static long psz;
+
+static struct {
+	int apps, warmup, rounds, trials, profile_rounds;
+	unsigned int seed;
+	long big_pages, small_pages, anon_pages;	/* per app */
+	long file_fp, anon_fp;		/* footprint pages per switch */
+	int work;			/* CPU work per touched page */
+	bool reclaim;			/* real reclaim instead of page-out */
+	const char *dir;
+	char modes[256];
+} opt = {
+	.apps = 6, .warmup = 4, .rounds = 6, .trials = 2,
+	.profile_rounds = 10, .seed = 1,
+	.big_pages = 3072, .small_pages = 128, .anon_pages = 4096,
+	.file_fp = 1024, .anon_fp = 768, .work = 2000,
+	.dir = "/mnt/disk",
+	.modes = "ideal,baseline,userspace,prepage-file,prepage-anon,prepage",
+};
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "prepage-bench: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* splitmix64: a small, good, seedable generator. */
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* The checksum a page must hold: app, object (file or heap), page. */
+static uint64_t page_sig(int app, int obj, long page)
+{
+	return mix(((uint64_t)opt.seed << 48) ^ ((uint64_t)app << 40) ^
+		   ((uint64_t)obj << 32) ^ (uint64_t)page);
+}
+
+static long file_pages(int f)
+{
+	return f < NR_BIG ? opt.big_pages : opt.small_pages;
+}
+
+/*
+ * The switch footprint of app @app in round @round, as a bitmap per object
+ * (files 0..NR_FILES-1, heap = NR_FILES). File side: ~90% of the pages
+ * in the big files; 75% of them the same every round. Anonymous side:
+ * 44% the same every round. Rounds below 0 are profiling rounds.
+ */
+struct footprint {
+	uint8_t *map[NR_FILES + 1];
+};
+
+static long obj_pages(int obj)
+{
+	return obj == NR_FILES ? opt.anon_pages : file_pages(obj);
+}
+
+static void fp_alloc(struct footprint *fp)
+{
+	int o;
+
+	for (o = 0; o <= NR_FILES; o++) {
+		fp->map[o] = calloc(obj_pages(o), 1);
+		if (!fp->map[o])
+			die("out of memory");
+	}
+}
+
+static void fp_clear(struct footprint *fp)
+{
+	int o;
+
+	for (o = 0; o <= NR_FILES; o++)
+		memset(fp->map[o], 0, obj_pages(o));
+}
+
+/* Mark @n pages of object @o, chosen by @key, in runs of 1-8 pages. */
+static void fp_pick(struct footprint *fp, int o, long n, uint64_t key)
+{
+	long pages = obj_pages(o), done = 0, tries = 0;
+
+	while (done < n && tries++ < 100 * n) {
+		uint64_t r = mix(key + tries);
+		long p = r % pages, len = 1 + (r >> 32) % 8, i;
+
+		for (i = 0; i < len && p + i < pages && done < n; i++) {
+			if (!fp->map[o][p + i]) {
+				fp->map[o][p + i] = 1;
+				done++;
+			}
+		}
+	}
+}
+
+static void fp_make(struct footprint *fp, int app, int round)
+{
+	uint64_t base = mix((uint64_t)opt.seed * 1000003 + app);
+	long big = opt.file_fp * 9 / 10 / NR_BIG;
+	long small = (opt.file_fp - big * NR_BIG) / (NR_FILES - NR_BIG);
+	int o;
+
+	fp_clear(fp);
+	for (o = 0; o < NR_FILES; o++) {
+		long n = o < NR_BIG ? big : small;
+		long fixed = n * 3 / 4;
+
+		fp_pick(fp, o, fixed, base ^ mix(o));
+		fp_pick(fp, o, n - fixed, mix(base ^ mix(o) ^ mix(round + 1000)));
+	}
+	fp_pick(fp, NR_FILES, opt.anon_fp * 44 / 100, base ^ mix(99));
+	fp_pick(fp, NR_FILES, opt.anon_fp - opt.anon_fp * 44 / 100,
+		mix(base ^ mix(99) ^ mix(round + 1000)));
+}
+
+/* ---- the app ------------------------------------------------------------ */
+
+struct app {
+	int id;
+	pid_t pid;
+	int cmd, reply;			/* pipes, driver side */
+	char path[NR_FILES][256];
+	char *map[NR_FILES + 1];	/* in the app */
+	/* Profile: pages touched in >= 8 of 10 profiling switches. */
+	uint8_t *profile[NR_FILES + 1];
+	uintptr_t heap;			/* heap address, for the anon replay */
+	uint64_t stat0[64];
+};
+
+static struct app apps[MAX_APPS];
+
+static void make_files(struct app *a)
+{
+	char *page = malloc(psz);
+	int f;
+
+	for (f = 0; f < NR_FILES; f++) {
+		long p;
+		int fd;
+
+		snprintf(a->path[f], sizeof(a->path[f]), "%s/app%d.%d", opt.dir,
+			 a->id, f);
+		fd = open(a->path[f], O_RDWR | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			die("cannot create %s: %s", a->path[f], strerror(errno));
+		for (p = 0; p < file_pages(f); p++) {
+			uint64_t sig = page_sig(a->id, f, p);
+
+			memset(page, (int)(sig & 0xff), psz);
+			memcpy(page, &sig, sizeof(sig));
+			memcpy(page + psz - sizeof(sig), &sig, sizeof(sig));
+			if (write(fd, page, psz) != psz)
+				die("write %s: %s", a->path[f], strerror(errno));
+		}
+		fsync(fd);
+		close(fd);
+	}
+	free(page);
+}
+
+static volatile uint64_t sink;
+
+/* Touch the footprint, checking every page; return pages that were bad. */
+static long render(struct app *a, struct footprint *fp)
+{
+	long bad = 0, p;
+	int o, w;
+
+	for (o = 0; o <= NR_FILES; o++) {
+		for (p = 0; p < obj_pages(o); p++) {
+			uint64_t sig, want = page_sig(a->id, o, p), acc = want;
+
+			if (!fp->map[o][p])
+				continue;
+			memcpy(&sig, a->map[o] + p * psz, sizeof(sig));
+			bad += sig != want;
+			memcpy(&sig, a->map[o] + p * psz + psz - sizeof(sig),
+			       sizeof(sig));
+			bad += sig != want;
+			/* The CPU work of drawing with this page. */
+			for (w = 0; w < opt.work; w++)
+				acc = mix(acc);
+			sink += acc;
+		}
+	}
+	return bad;
+}
+
+static void page_out(struct app *a)
+{
+	int o;
+
+	for (o = 0; o <= NR_FILES; o++)
+		madvise(a->map[o], obj_pages(o) * psz, MADV_PAGEOUT);
+	for (o = 0; o < NR_FILES; o++) {
+		int fd = open(a->path[o], O_RDONLY);
+
+		if (fd >= 0) {
+			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+			close(fd);
+		}
+	}
+}
+
+/* Commands: 'S' round -> render, reply end time; 'B' -> page out. */
+struct msg {
+	char cmd;
+	int round;
+	uint64_t t;
+	long bad;
+};
+
+static void app_main(struct app *a, int cmd, int reply)
+{
+	struct footprint fp;
+	struct msg m;
+	long p;
+	int o;
+
+	for (o = 0; o < NR_FILES; o++) {
+		int fd = open(a->path[o], O_RDONLY);
+
+		if (fd < 0)
+			die("open %s: %s", a->path[o], strerror(errno));
+		a->map[o] = mmap(NULL, file_pages(o) * psz, PROT_READ,
+				 MAP_SHARED, fd, 0);
+		if (a->map[o] == MAP_FAILED)
+			die("mmap %s: %s", a->path[o], strerror(errno));
+		close(fd);
+	}
+	a->map[NR_FILES] = mmap(NULL, opt.anon_pages * psz,
+				PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (a->map[NR_FILES] == MAP_FAILED)
+		die("mmap heap: %s", strerror(errno));
+	madvise(a->map[NR_FILES], opt.anon_pages * psz, MADV_NOHUGEPAGE);
+	for (p = 0; p < opt.anon_pages; p++) {
+		uint64_t sig = page_sig(a->id, NR_FILES, p);
+		char *pg = a->map[NR_FILES] + p * psz;
+
+		memset(pg, (int)(sig & 0xff), psz);
+		memcpy(pg, &sig, sizeof(sig));
+		memcpy(pg + psz - sizeof(sig), &sig, sizeof(sig));
+	}
+	m = (struct msg){ .cmd = 'R', .t = (uintptr_t)a->map[NR_FILES] };
+	if (write(reply, &m, sizeof(m)) != sizeof(m))
+		_exit(1);
+	fp_alloc(&fp);
+	while (read(cmd, &m, sizeof(m)) == sizeof(m)) {
+		switch (m.cmd) {
+		case 'S':
+			fp_make(&fp, a->id, m.round);
+			m.bad = render(a, &fp);
+			m.t = now_ns();
+			break;
+		case 'B':
+			if (!opt.reclaim)
+				page_out(a);
+			break;
+		case 'Q':
+			_exit(0);
+		}
+		if (write(reply, &m, sizeof(m)) != sizeof(m))
+			_exit(1);
+	}
+	_exit(0);
+}
+
+static void app_start(struct app *a)
+{
+	int c[2], r[2];
+	struct msg m;
+
+	if (pipe(c) || pipe(r))
+		die("pipe: %s", strerror(errno));
+	a->pid = fork();
+	if (a->pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!a->pid) {
+		close(c[1]);
+		close(r[0]);
+		app_main(a, c[0], r[1]);
+	}
+	close(c[0]);
+	close(r[1]);
+	a->cmd = c[1];
+	a->reply = r[0];
+	if (read(a->reply, &m, sizeof(m)) != sizeof(m) || m.cmd != 'R')
+		die("app %d did not start", a->id);
+	a->heap = m.t;
+}
+
+static struct msg app_call(struct app *a, char cmd, int round)
+{
+	struct msg m = { .cmd = cmd, .round = round };
+
+	if (write(a->cmd, &m, sizeof(m)) != sizeof(m) ||
+	    read(a->reply, &m, sizeof(m)) != sizeof(m))
+		die("app %d does not answer", a->id);
+	return m;
+}
+
+static void app_stop(struct app *a)
+{
+	struct msg m = { .cmd = 'Q' };
+
+	if (write(a->cmd, &m, sizeof(m)) != sizeof(m))
+		die("app %d is gone", a->id);
+}
+
+/* ---- the driver --------------------------------------------------------- */
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return n;
+}
+
+static void knob(const char *name, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), SYSFS "%s", name);
+	if (write_str(path, val))
+		die("cannot set %s to %s", path, val);
+}
+
+static void app_ctl(struct app *a, const char *verb)
+{
+	char path[64];
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/prepage", a->pid);
+	err = write_str(path, verb);
+	if (err)
+		die("%s to %s: %s", verb, path, strerror(-err));
+}
+
+/* The profile: pages in >= 8 of the 10 profiling switches' footprints. */
+static void make_profile(struct app *a)
+{
+	struct footprint fp;
+	int r, o;
+	long p;
+
+	fp_alloc(&fp);
+	for (o = 0; o <= NR_FILES; o++)
+		a->profile[o] = calloc(obj_pages(o), 1);
+	for (r = 0; r < opt.profile_rounds; r++) {
+		fp_make(&fp, a->id, -1 - r);
+		for (o = 0; o <= NR_FILES; o++)
+			for (p = 0; p < obj_pages(o); p++)
+				a->profile[o][p] += fp.map[o][p];
+	}
+	for (o = 0; o <= NR_FILES; o++) {
+		for (p = 0; p < obj_pages(o); p++)
+			a->profile[o][p] = a->profile[o][p] >= 8;
+		free(fp.map[o]);
+	}
+}
+
+/* Call @fn for each run of profile pages of object @o. */
+static void profile_runs(struct app *a, int o,
+			 void (*fn)(struct app *a, int o, long start, long nr,
+				    void *arg), void *arg)
+{
+	long p = 0, n = obj_pages(o);
+
+	while (p < n) {
+		long start;
+
+		while (p < n && !a->profile[o][p])
+			p++;
+		start = p;
+		while (p < n && a->profile[o][p])
+			p++;
+		if (p > start)
+			fn(a, o, start, p - start, arg);
+	}
+}
+
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static void sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < b->cap - b->len)
+			break;
+		b->cap = b->cap * 2 + n + 64;
+		b->s = realloc(b->s, b->cap);
+		if (!b->s)
+			die("out of memory");
+	}
+	b->len += n;
+}
+
+static void table_range(struct app *a, int o, long start, long nr, void *arg)
+{
+	struct strbuf *b = arg;
+
+	sb_printf(b, "%s%ld:%ld", b->s[b->len - 1] == ' ' ? "" : ",",
+		  start * psz, nr * psz);
+}
+
+/* Load the file profile as the prepage table of @a. */
+static void load_table(struct app *a)
+{
+	struct strbuf b = { .cap = 4096 };
+	char path[64];
+	int o, fd;
+
+	b.s = malloc(b.cap);
+	b.s[0] = 0;
+	for (o = 0; o < NR_FILES; o++) {
+		size_t len = b.len;
+
+		sb_printf(&b, "%s ", a->path[o]);
+		profile_runs(a, o, table_range, &b);
+		if (b.s[b.len - 1] == ' ')
+			b.len = len;	/* nothing of this file in the profile */
+		else
+			sb_printf(&b, "\n");
+	}
+	snprintf(path, sizeof(path), "/proc/%d/prepage_table", a->pid);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, b.s, b.len) != (ssize_t)b.len)
+		die("cannot load the table of app %d: %s", a->id, strerror(errno));
+	close(fd);
+	free(b.s);
+}
+
+/* The userspace alternative: replay the profile at switch start. */
+static void ra_range(struct app *a, int o, long start, long nr, void *arg)
+{
+	int *fd = arg;
+
+	readahead(fd[o], start * psz, nr * psz);
+}
+
+struct iovs {
+	struct iovec v[1024];
+	int n, pidfd;
+};
+
+static void iov_flush(struct iovs *v)
+{
+	if (v->n && syscall(SYS_process_madvise, v->pidfd, v->v, v->n,
+			    MADV_WILLNEED, 0) < 0)
+		die("process_madvise: %s", strerror(errno));
+	v->n = 0;
+}
+
+static void anon_range(struct app *a, int o, long start, long nr, void *arg)
+{
+	struct iovs *v = arg;
+
+	v->v[v->n++] = (struct iovec){
+		.iov_base = (void *)(a->heap + start * psz),
+		.iov_len = nr * psz,
+	};
+	if (v->n == 1024)
+		iov_flush(v);
+}
+
+static void userspace_replay(struct app *a)
+{
+	int fd[NR_FILES], o;
+	struct iovs v = { .n = 0 };
+
+	for (o = 0; o < NR_FILES; o++) {
+		fd[o] = open(a->path[o], O_RDONLY);
+		if (fd[o] < 0)
+			die("open %s: %s", a->path[o], strerror(errno));
+	}
+	for (o = 0; o < NR_FILES; o++)
+		profile_runs(a, o, ra_range, fd);
+	for (o = 0; o < NR_FILES; o++)
+		close(fd[o]);
+	v.pidfd = syscall(SYS_pidfd_open, a->pid, 0);
+	if (v.pidfd < 0)
+		die("pidfd_open: %s", strerror(errno));
+	profile_runs(a, NR_FILES, anon_range, &v);
+	iov_flush(&v);
+	close(v.pidfd);
+}
+
+/* prepage_stat of @a as "key value" pairs into @val, by @keys order. */
+static const char *stat_keys[] = {
+	"file_prepaged", "file_hit", "file_miss", "anon_prepaged", "anon_hit",
+	"anon_miss", "switches", NULL,
+};
+
+static void read_stat(struct app *a, uint64_t *val)
+{
+	char path[64], buf[4096], *p;
+	int fd, i;
+	ssize_t n;
+
+	memset(val, 0, sizeof(uint64_t) * 16);
+	snprintf(path, sizeof(path), "/proc/%d/prepage_stat", a->pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	for (i = 0; stat_keys[i]; i++) {
+		size_t l = strlen(stat_keys[i]);
+
+		for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+			if (!strncmp(p, stat_keys[i], l) && p[l] == ' ')
+				val[i] = strtoull(p + l + 1, NULL, 10);
+	}
+}
+
+/* CPU time (ns) of the prepage kernel threads, from /proc/<pid>/stat. */
+static uint64_t prepager_cpu_ns(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t total = 0;
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+
+	while (dir && (d = readdir(dir))) {
+		char path[300], buf[512], *p;
+		unsigned long ut, st;
+		ssize_t n;
+		int fd;
+
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", d->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		if (!strstr(buf, "(kprepaged"))
+			continue;
+		p = strrchr(buf, ')');
+		/* fields after ") ": state ppid ... utime(14) stime(15) */
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+				&ut, &st) == 2)
+			total += (ut + st) * (1000000000ULL / hz);
+	}
+	if (dir)
+		closedir(dir);
+	return total;
+}
+
+/*
+ * A userspace daemon replays in parallel with the app's render, not
+ * before it: one thread takes replay requests (an app index) from a pipe.
+ */
+static int replay_pipe[2], replay_done[2];
+
+static void *replay_thread(void *arg)
+{
+	int i;
+
+	while (read(replay_pipe[0], &i, sizeof(i)) == sizeof(i)) {
+		userspace_replay(&apps[i]);
+		if (write(replay_done[1], &i, sizeof(i)) != sizeof(i))
+			break;
+	}
+	return NULL;
+}
+
+static bool mode_prepage(const char *mode)
+{
+	return !strncmp(mode, "prepage", 7);
+}
+
+static int run_mode(const char *mode, int trial)
+{
+	bool pre = mode_prepage(mode);
+	bool ideal = !strcmp(mode, "ideal");
+	bool user = !strcmp(mode, "userspace");
+	uint64_t cpu0, t0, val[16];
+	long bad = 0;
+	int i, r, c;
+
+	knob("enabled", pre ? "1" : "0");
+	if (pre) {
+		knob("file_enabled", strcmp(mode, "prepage-anon") ? "1" : "0");
+		knob("anon_enabled", strcmp(mode, "prepage-file") ? "1" : "0");
+	}
+	for (i = 0; i < opt.apps; i++) {
+		apps[i].id = i;
+		app_start(&apps[i]);
+		if (pre && strcmp(mode, "prepage-anon"))
+			load_table(&apps[i]);
+	}
+	/* Everyone starts in the background. */
+	for (i = 0; i < opt.apps && !ideal; i++)
+		app_call(&apps[i], 'B', 0);
+
+	cpu0 = prepager_cpu_ns();
+	t0 = now_ns();
+	for (r = 0; r < opt.warmup + opt.rounds; r++) {
+		bool measured = r >= opt.warmup;
+
+		if (r == opt.warmup) {
+			for (i = 0; i < opt.apps; i++)
+				read_stat(&apps[i], apps[i].stat0);
+			cpu0 = prepager_cpu_ns();
+			t0 = now_ns();
+		}
+		for (i = 0; i < opt.apps; i++) {
+			/* A fixed sequence, rotated every round. */
+			struct app *a = &apps[(i + r) % opt.apps];
+			uint64_t start, end_ns = 0;
+			struct msg m;
+
+			start = now_ns();
+			if (pre)
+				app_ctl(a, "start");
+			if (user && write(replay_pipe[1], &a->id, sizeof(int)) !=
+				    sizeof(int))
+				die("replay thread gone");
+			m = app_call(a, 'S', r);
+			if (user && read(replay_done[0], &c, sizeof(c)) != sizeof(c))
+				die("replay thread gone");
+			if (pre) {
+				uint64_t e = now_ns();
+
+				app_ctl(a, "end");
+				end_ns = now_ns() - e;
+			}
+			bad += m.bad;
+			if (measured)
+				printf("SWITCH mode=%s trial=%d app=%d round=%d latency_us=%.1f end_us=%.1f bad=%ld\n",
+				       mode, trial, a->id, r - opt.warmup,
+				       (m.t - start) / 1e3, end_ns / 1e3, m.bad);
+			if (!ideal)
+				app_call(a, 'B', 0);
+		}
+	}
+	for (i = 0; i < opt.apps; i++) {
+		int k;
+
+		read_stat(&apps[i], val);
+		printf("APPSTAT mode=%s trial=%d app=%d", mode, trial, i);
+		for (k = 0; stat_keys[k]; k++)
+			printf(" %s=%llu", stat_keys[k],
+			       (unsigned long long)(val[k] - apps[i].stat0[k]));
+		printf("\n");
+	}
+	printf("MODE mode=%s trial=%d prepager_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
+	       mode, trial, (prepager_cpu_ns() - cpu0) / 1e6,
+	       (now_ns() - t0) / 1e6, bad);
+	fflush(stdout);
+	for (i = 0; i < opt.apps; i++) {
+		int status;
+
+		app_stop(&apps[i]);
+		waitpid(apps[i].pid, &status, 0);
+		close(apps[i].cmd);
+		close(apps[i].reply);
+	}
+	knob("enabled", "0");
+	return bad ? -1 : 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: prepage-bench [options]\n"
+		"  --apps N           app processes (%d)\n"
+		"  --warmup N         unmeasured switch rounds per mode (%d)\n"
+		"  --rounds N         measured switch rounds per mode (%d)\n"
+		"  --trials N         repetitions of all modes, interleaved (%d)\n"
+		"  --seed N           seed of contents and footprints (%u)\n"
+		"  --modes LIST       comma-separated (%s)\n"
+		"  --dir DIR          where the app files go (%s)\n"
+		"  --work N           CPU work per touched page (%d)\n"
+		"  --reclaim          let reclaim page background apps out\n",
+		opt.apps, opt.warmup, opt.rounds, opt.trials, opt.seed,
+		opt.modes, opt.dir, opt.work);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "apps", 1, NULL, 'a' }, { "warmup", 1, NULL, 'w' },
+		{ "rounds", 1, NULL, 'r' }, { "trials", 1, NULL, 't' },
+		{ "seed", 1, NULL, 's' }, { "modes", 1, NULL, 'm' },
+		{ "dir", 1, NULL, 'd' }, { "work", 1, NULL, 'k' },
+		{ "reclaim", 0, NULL, 'R' }, { "help", 0, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *modes[16], *m, *save;
+	int c, i, t, nr_modes = 0, failed = 0;
+
+	psz = sysconf(_SC_PAGESIZE);
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'a': opt.apps = atoi(optarg); break;
+		case 'w': opt.warmup = atoi(optarg); break;
+		case 'r': opt.rounds = atoi(optarg); break;
+		case 't': opt.trials = atoi(optarg); break;
+		case 's': opt.seed = strtoul(optarg, NULL, 0); break;
+		case 'm': snprintf(opt.modes, sizeof(opt.modes), "%s", optarg); break;
+		case 'd': opt.dir = optarg; break;
+		case 'k': opt.work = atoi(optarg); break;
+		case 'R': opt.reclaim = true; break;
+		default: usage();
+		}
+	}
+	if (opt.apps < 1 || opt.apps > MAX_APPS || opt.rounds < 1 ||
+	    opt.trials < 1 || opt.warmup < 0)
+		usage();
+	for (m = strtok_r(opt.modes, ",", &save); m && nr_modes < 16;
+	     m = strtok_r(NULL, ",", &save))
+		modes[nr_modes++] = m;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	{
+		pthread_t th;
+
+		if (pipe(replay_pipe) || pipe(replay_done) ||
+		    pthread_create(&th, NULL, replay_thread, NULL))
+			die("cannot start the replay thread");
+	}
+	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d seed=%u work=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld reclaim=%d\n",
+	       opt.apps, opt.warmup, opt.rounds, opt.trials, opt.seed, opt.work,
+	       opt.file_fp, opt.anon_fp, opt.big_pages, opt.small_pages,
+	       opt.anon_pages, opt.reclaim);
+	for (i = 0; i < opt.apps; i++) {
+		apps[i].id = i;
+		make_files(&apps[i]);
+		make_profile(&apps[i]);
+	}
+	/* Modes interleaved, the order rotated each trial. */
+	for (t = 0; t < opt.trials; t++)
+		for (i = 0; i < nr_modes; i++)
+			failed |= run_mode(modes[(i + t) % nr_modes], t);
+	if (failed)
+		fprintf(stderr, "prepage-bench: pages with wrong contents\n");
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Summarize a prepage-bench run: a table on stdout, JSON, CSV and a PNG.
+
+    bench/report.py RAW OUTDIR
+
+RAW is the guest output of prepage-bench (SWITCH/APPSTAT/MODE lines).
+Writes OUTDIR/results.json, OUTDIR/switches.csv, OUTDIR/summary.csv and
+OUTDIR/latency.png. Exits 1 if the run saw a page with wrong contents or
+has no results.
+"""
+import csv
+import json
+import os
+import statistics
+import sys
+
+PAGE = 4096
+ORDER = ["ideal", "baseline", "userspace", "prepage-file", "prepage-anon",
+         "prepage"]
+
+
+def parse(path):
+    recs = {"SWITCH": [], "APPSTAT": [], "MODE": [], "CONFIG": []}
+    with open(path, errors="replace") as f:
+        for line in f:
+            words = line.split()
+            if not words or words[0] not in recs:
+                continue
+            rec = {}
+            for w in words[1:]:
+                k, _, v = w.partition("=")
+                try:
+                    rec[k] = float(v) if "." in v else int(v)
+                except ValueError:
+                    rec[k] = v
+            recs[words[0]].append(rec)
+    return recs
+
+
+def pct(vals, p):
+    s = sorted(vals)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+def ratio(a, b):
+    return a / b if b else None
+
+
+def summarize(recs):
+    modes = [m for m in ORDER if any(r["mode"] == m for r in recs["SWITCH"])]
+    modes += sorted({r["mode"] for r in recs["SWITCH"]} - set(modes))
+    out = {"config": recs["CONFIG"][0] if recs["CONFIG"] else {}, "modes": {}}
+    for m in modes:
+        sw = [r for r in recs["SWITCH"] if r["mode"] == m]
+        lat = [r["latency_us"] / 1000 for r in sw]
+        trials = sorted({r["trial"] for r in sw})
+        per_trial = [statistics.mean(r["latency_us"] / 1000 for r in sw
+                                     if r["trial"] == t) for t in trials]
+        apps = sorted({r["app"] for r in sw})
+        st = {}
+        for r in recs["APPSTAT"]:
+            if r["mode"] == m:
+                for k, v in r.items():
+                    if k not in ("mode", "trial", "app"):
+                        st[k] = st.get(k, 0) + v
+        md = [r for r in recs["MODE"] if r["mode"] == m]
+        n = len(sw)
+        fp, fh, fm = (st.get(k, 0) for k in ("file_prepaged", "file_hit",
+                                              "file_miss"))
+        ap, ah, am = (st.get(k, 0) for k in ("anon_prepaged", "anon_hit",
+                                              "anon_miss"))
+        out["modes"][m] = {
+            "switches": n,
+            "mean_ms": statistics.mean(lat),
+            "median_ms": statistics.median(lat),
+            "p95_ms": pct(lat, 95),
+            "trial_means_ms": per_trial,
+            "stdev_ms": statistics.stdev(lat) if n > 1 else 0.0,
+            "per_app": {a: {"mean_ms": statistics.mean(
+                                r["latency_us"] / 1000 for r in sw if r["app"] == a),
+                            "stdev_ms": statistics.stdev(
+                                [r["latency_us"] / 1000 for r in sw if r["app"] == a])
+                            if sum(r["app"] == a for r in sw) > 1 else 0.0}
+                        for a in apps},
+            "file_precision": ratio(fh, fp), "file_recall": ratio(fh, fh + fm),
+            "anon_precision": ratio(ah, ap), "anon_recall": ratio(ah, ah + am),
+            "prepaged_mb_per_switch": (fp + ap) * PAGE / 2**20 / n,
+            "wasted_mb_per_switch": (fp - fh + ap - ah) * PAGE / 2**20 / n,
+            "prepager_cpu_ms_per_switch":
+                sum(r["prepager_cpu_ms"] for r in md) / n,
+            "end_ms_mean": statistics.mean(r["end_us"] / 1000 for r in sw),
+            "bad_pages": sum(r["bad"] for r in sw),
+            "counters": st,
+        }
+    base = out["modes"].get("baseline", {}).get("mean_ms")
+    ideal = out["modes"].get("ideal", {}).get("mean_ms")
+    for m, s in out["modes"].items():
+        s["speedup_vs_baseline"] = ratio(base, s["mean_ms"]) if base else None
+        s["ratio_to_ideal"] = ratio(s["mean_ms"], ideal) if ideal else None
+    return out
+
+
+def fmt(v, spec=".1f", pctg=False):
+    if v is None:
+        return "-"
+    return f"{v * 100:.1f}%" if pctg else format(v, spec)
+
+
+def table(summary):
+    cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
+            "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
+            "waste MB/sw", "kthr ms/sw", "end ms"]
+    rows = []
+    for m, s in summary["modes"].items():
+        tm = s["trial_means_ms"]
+        rows.append([m, fmt(s["mean_ms"]), fmt(s["median_ms"]),
+                     fmt(s["p95_ms"]),
+                     f"{min(tm):.1f}-{max(tm):.1f}",
+                     fmt(s["speedup_vs_baseline"], ".2f") + "x"
+                     if s["speedup_vs_baseline"] else "-",
+                     fmt(s["ratio_to_ideal"], ".2f"),
+                     fmt(s["file_precision"], pctg=True),
+                     fmt(s["file_recall"], pctg=True),
+                     fmt(s["anon_precision"], pctg=True),
+                     fmt(s["anon_recall"], pctg=True),
+                     fmt(s["prepaged_mb_per_switch"], ".2f"),
+                     fmt(s["wasted_mb_per_switch"], ".2f"),
+                     fmt(s["prepager_cpu_ms_per_switch"]),
+                     fmt(s["end_ms_mean"], ".2f")])
+    widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
+    lines = ["  ".join(str(c).rjust(w) for c, w in zip(r, widths))
+             for r in [cols] + rows]
+    return "\n".join(lines)
+
+
+def plot(summary, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report: matplotlib missing, no plot (run dev/setup.sh)",
+              file=sys.stderr)
+        return False
+    modes = list(summary["modes"])
+    apps = sorted({a for s in summary["modes"].values() for a in s["per_app"]})
+    width = 0.8 / max(1, len(modes))
+    fig, ax = plt.subplots(figsize=(max(8, 1.5 * len(apps) + 3), 5))
+    for i, m in enumerate(modes):
+        pa = summary["modes"][m]["per_app"]
+        xs = [a + (i - (len(modes) - 1) / 2) * width for a in apps]
+        ax.bar(xs, [pa[a]["mean_ms"] for a in apps], width,
+               yerr=[pa[a]["stdev_ms"] for a in apps], capsize=2, label=m)
+    ax.set_xticks(apps)
+    ax.set_xticklabels([f"app {a}" for a in apps])
+    ax.set_ylabel("switch latency (ms, mean ± stdev)")
+    ax.set_title("App switch latency per app and mode (prepage-bench, one VM run)")
+    ax.legend(fontsize="small", ncol=min(3, len(modes)))
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    return True
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    raw, outdir = sys.argv[1:]
+    recs = parse(raw)
+    if not recs["SWITCH"]:
+        print(f"report: no SWITCH records in {raw}", file=sys.stderr)
+        return 1
+    os.makedirs(outdir, exist_ok=True)
+    summary = summarize(recs)
+    with open(os.path.join(outdir, "results.json"), "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+    with open(os.path.join(outdir, "switches.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(recs["SWITCH"][0]))
+        w.writeheader()
+        w.writerows(recs["SWITCH"])
+    with open(os.path.join(outdir, "summary.csv"), "w", newline="") as f:
+        keys = ["mean_ms", "median_ms", "p95_ms", "stdev_ms",
+                "speedup_vs_baseline", "ratio_to_ideal", "file_precision",
+                "file_recall", "anon_precision", "anon_recall",
+                "prepaged_mb_per_switch", "wasted_mb_per_switch",
+                "prepager_cpu_ms_per_switch", "end_ms_mean", "switches",
+                "bad_pages"]
+        w = csv.writer(f)
+        w.writerow(["mode"] + keys)
+        for m, s in summary["modes"].items():
+            w.writerow([m] + [s[k] for k in keys])
+    plotted = plot(summary, os.path.join(outdir, "latency.png"))
+    print(table(summary))
+    print(f"\n(P = precision, R = recall; MB/sw = prepaged per switch; kthr = "
+          f"prepage thread CPU; end = time of the 'end' write)\n"
+          f"written: {outdir}/results.json switches.csv summary.csv"
+          f"{' latency.png' if plotted else ''}")
+    bad = sum(s["bad_pages"] for s in summary["modes"].values())
+    if bad:
+        print(f"report: {bad} pages with wrong contents", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: from a fresh clone, install what is needed, build the patched
+# kernel, boot it in the VM with a throttled disk, run prepage-bench with
+# every mode side by side, and print the result table. Writes
+# build/bench/{raw.txt,console.log,results.json,switches.csv,summary.csv,
+# latency.png}.
+#
+#   BENCH_STORAGE=emmc|ufs|none   disk throttling profile (default emmc)
+#   BENCH_ARGS="--apps 8 ..."     prepage-bench options (see --help)
+#   VM_MEM, VM_CPUS, VM_DISK_SIZE the guest (default 1024 MiB, 2, 1G)
+set -euo pipefail
+. "$(dirname "$0")/../dev/lib.sh"
+
+"$ROOT/dev/setup.sh" bench
+"$ROOT/dev/base.sh"
+"$ROOT/dev/build.sh"
+out=$BUILD/bench
+mkdir -p "$out"
+gcc -O2 -Wall -pthread -o "$out/prepage-bench" "$ROOT/bench/prepage-bench.c"
+
+# QEMU throttling of the app disk, reads and writes: eMMC 5.1-like
+# (~150 MB/s, ~4k IOPS) or UFS 3.x-like (~800 MB/s, ~25k IOPS).
+case ${BENCH_STORAGE:-emmc} in
+emmc) disk="throttling.bps-read=157286400,throttling.iops-read=4000,throttling.bps-write=52428800,throttling.iops-write=2000" ;;
+ufs)  disk="throttling.bps-read=838860800,throttling.iops-read=25000,throttling.bps-write=314572800,throttling.iops-write=10000" ;;
+none) disk="" ;;
+*) die "BENCH_STORAGE must be emmc, ufs or none" ;;
+esac
+log "prepage-bench in the VM (storage ${BENCH_STORAGE:-emmc}, ${VM_MEM:-1024} MiB, ${VM_CPUS:-2} CPUs) ${BENCH_ARGS:-}"
+start=$(date +%s)
+set +e
+VM_DISK_SIZE=${VM_DISK_SIZE:-1G} VM_DISK_OPTS=$disk \
+	"$ROOT/dev/vm.sh" -t "${BENCH_TIMEOUT:-5400}" -l "$out/console.log" \
+	-x "$out/prepage-bench" -- "/extra/prepage-bench ${BENCH_ARGS:-}" >"$out/raw.txt"
+rc=$?
+set -e
+log "VM run: $(( $(date +%s) - start ))s, exit $rc"
+{
+	echo "# prepage-bench $(date -u +%Y-%m-%dT%H:%MZ) storage=${BENCH_STORAGE:-emmc} mem=${VM_MEM:-1024} cpus=${VM_CPUS:-2} args=${BENCH_ARGS:-}"
+	echo "# series $(series_digest)"
+} >"$out/run.txt"
+python3 "$ROOT/bench/report.py" "$out/raw.txt" "$out" || rc=1
+[ "$rc" = 0 ] || die "the benchmark failed (exit $rc): see $out/raw.txt and $out/console.log"
