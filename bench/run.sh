@@ -40,5 +40,7 @@ log "VM run: $(( $(date +%s) - start ))s, exit $rc"
 	echo "# prepage-bench $(date -u +%Y-%m-%dT%H:%MZ) storage=${BENCH_STORAGE:-emmc} mem=${VM_MEM:-1024} cpus=${VM_CPUS:-2} args=${BENCH_ARGS:-}"
 	echo "# series $(series_digest)"
 } >"$out/run.txt"
-python3 "$ROOT/bench/report.py" "$out/raw.txt" "$out" || rc=1
+# Debian's python3, which has the python3-matplotlib dev/setup.sh installs.
+py=/usr/bin/python3; [ -x "$py" ] || py=python3
+"$py" "$ROOT/bench/report.py" "$out/raw.txt" "$out" || rc=1
 [ "$rc" = 0 ] || die "the benchmark failed (exit $rc): see $out/raw.txt and $out/console.log"
