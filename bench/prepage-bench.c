@@ -26,6 +26,11 @@
  * Output: one "key=value ..." line per record (SWITCH, APPSTAT, MODE),
  * parsed by bench/report.py. Any page with unexpected contents fails the
  * run (exit 1).
+ *
+ * --overhead LABEL instead runs fault-heavy loops with no app switch (the
+ * cost of the hooks when prepage is off or idle): first-touch anonymous
+ * faults, swap-in faults, file read faults on cached pages and read() of
+ * cached pages, printing OVERHEAD lines tagged with LABEL.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -767,6 +772,129 @@ static int run_mode(const char *mode, int trial)
 	return bad ? -1 : 0;
 }
 
+/* ---- overhead: fault-heavy loops, no switch ---------------------------- */
+
+#define OH_PAGES	8192
+
+static double oh_anon_faults(void)
+{
+	uint64_t t0, total = 0;
+	int rep;
+
+	for (rep = 0; rep < 8; rep++) {
+		char *p = mmap(NULL, OH_PAGES * psz, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		long i;
+
+		if (p == MAP_FAILED)
+			die("mmap: %s", strerror(errno));
+		madvise(p, OH_PAGES * psz, MADV_NOHUGEPAGE);
+		t0 = now_ns();
+		for (i = 0; i < OH_PAGES; i++)
+			p[i * psz] = 1;
+		total += now_ns() - t0;
+		munmap(p, OH_PAGES * psz);
+	}
+	return (double)total / (8 * OH_PAGES);
+}
+
+static double oh_swapin_faults(void)
+{
+	char *p = mmap(NULL, OH_PAGES * psz, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t t0, total = 0;
+	int rep;
+	long i;
+
+	if (p == MAP_FAILED)
+		die("mmap: %s", strerror(errno));
+	madvise(p, OH_PAGES * psz, MADV_NOHUGEPAGE);
+	for (i = 0; i < OH_PAGES; i++)
+		p[i * psz] = (char)i;
+	for (rep = 0; rep < 4; rep++) {
+		madvise(p, OH_PAGES * psz, MADV_PAGEOUT);
+		t0 = now_ns();
+		for (i = 0; i < OH_PAGES; i++)
+			sink += p[i * psz];
+		total += now_ns() - t0;
+	}
+	munmap(p, OH_PAGES * psz);
+	return (double)total / (4 * OH_PAGES);
+}
+
+/* Faults on a cached file, one per page (MADV_RANDOM, no fault-around). */
+static double oh_file_faults(int fd)
+{
+	uint64_t t0, total = 0;
+	int rep;
+	long i;
+
+	for (rep = 0; rep < 8; rep++) {
+		char *p = mmap(NULL, OH_PAGES * psz, PROT_READ, MAP_SHARED, fd, 0);
+
+		if (p == MAP_FAILED)
+			die("mmap: %s", strerror(errno));
+		madvise(p, OH_PAGES * psz, MADV_RANDOM);
+		t0 = now_ns();
+		for (i = 0; i < OH_PAGES; i++)
+			sink += p[i * psz];
+		total += now_ns() - t0;
+		munmap(p, OH_PAGES * psz);
+	}
+	return (double)total / (8 * OH_PAGES);
+}
+
+static double oh_file_reads(int fd)
+{
+	char *buf = malloc(psz);
+	uint64_t t0, total = 0;
+	int rep;
+	long i;
+
+	for (rep = 0; rep < 8; rep++) {
+		t0 = now_ns();
+		for (i = 0; i < OH_PAGES; i++)
+			if (pread(fd, buf, psz, i * psz) != psz)
+				die("pread: %s", strerror(errno));
+		total += now_ns() - t0;
+	}
+	free(buf);
+	return (double)total / (8 * OH_PAGES);
+}
+
+static int overhead(const char *label)
+{
+	char path[300], *page = malloc(psz);
+	int fd, i;
+	long p;
+
+	snprintf(path, sizeof(path), "%s/overhead", opt.dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die("cannot create %s: %s", path, strerror(errno));
+	memset(page, 1, psz);
+	for (p = 0; p < OH_PAGES; p++)
+		if (write(fd, page, psz) != psz)
+			die("write %s: %s", path, strerror(errno));
+	fsync(fd);
+	free(page);
+	/* Warm up, then three rounds of each. */
+	oh_file_reads(fd);
+	for (i = 0; i < 3; i++) {
+		printf("OVERHEAD kernel=%s test=anon_fault ns_per_op=%.1f\n",
+		       label, oh_anon_faults());
+		printf("OVERHEAD kernel=%s test=swapin_fault ns_per_op=%.1f\n",
+		       label, oh_swapin_faults());
+		printf("OVERHEAD kernel=%s test=file_fault ns_per_op=%.1f\n",
+		       label, oh_file_faults(fd));
+		printf("OVERHEAD kernel=%s test=file_read ns_per_op=%.1f\n",
+		       label, oh_file_reads(fd));
+	}
+	close(fd);
+	unlink(path);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -779,7 +907,8 @@ static void usage(void)
 		"  --modes LIST       comma-separated (%s)\n"
 		"  --dir DIR          where the app files go (%s)\n"
 		"  --work N           CPU work per touched page (%d)\n"
-		"  --reclaim          let reclaim page background apps out\n",
+		"  --reclaim          let reclaim page background apps out\n"
+		"  --overhead LABEL   fault loops only, no switches (hook cost)\n",
 		opt.apps, opt.warmup, opt.rounds, opt.trials, opt.seed,
 		opt.modes, opt.dir, opt.work);
 	exit(2);
@@ -793,9 +922,10 @@ int main(int argc, char **argv)
 		{ "seed", 1, NULL, 's' }, { "modes", 1, NULL, 'm' },
 		{ "dir", 1, NULL, 'd' }, { "work", 1, NULL, 'k' },
 		{ "reclaim", 0, NULL, 'R' }, { "help", 0, NULL, 'h' },
+		{ "overhead", 1, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *modes[16], *m, *save;
+	char *modes[16], *m, *save, *oh = NULL;
 	int c, i, t, nr_modes = 0, failed = 0;
 
 	psz = sysconf(_SC_PAGESIZE);
@@ -810,6 +940,7 @@ int main(int argc, char **argv)
 		case 'd': opt.dir = optarg; break;
 		case 'k': opt.work = atoi(optarg); break;
 		case 'R': opt.reclaim = true; break;
+		case 'O': oh = optarg; break;
 		default: usage();
 		}
 	}
@@ -821,6 +952,8 @@ int main(int argc, char **argv)
 		modes[nr_modes++] = m;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (oh)
+		return overhead(oh);
 	{
 		pthread_t th;
 

@@ -21,7 +21,8 @@ ORDER = ["ideal", "baseline", "userspace", "prepage-file", "prepage-anon",
 
 
 def parse(path):
-    recs = {"SWITCH": [], "APPSTAT": [], "MODE": [], "CONFIG": []}
+    recs = {"SWITCH": [], "APPSTAT": [], "MODE": [], "CONFIG": [],
+            "OVERHEAD": []}
     with open(path, errors="replace") as f:
         for line in f:
             words = line.split()
@@ -134,6 +135,41 @@ def table(summary):
     return "\n".join(lines)
 
 
+def overhead(recs):
+    """Median ns per operation per test and kernel, and ratios to base."""
+    tests = sorted({r["test"] for r in recs["OVERHEAD"]})
+    kernels = [k for k in ("base", "off", "idle")
+               if any(r["kernel"] == k for r in recs["OVERHEAD"])]
+    out = {}
+    for t in tests:
+        out[t] = {}
+        for k in kernels:
+            v = [r["ns_per_op"] for r in recs["OVERHEAD"]
+                 if r["test"] == t and r["kernel"] == k]
+            out[t][k] = {"median_ns": statistics.median(v), "samples": len(v),
+                         "min_ns": min(v), "max_ns": max(v)}
+        base = out[t].get("base", {}).get("median_ns")
+        for k in kernels:
+            out[t][k]["ratio_to_base"] = ratio(out[t][k]["median_ns"], base)
+    return out
+
+
+def overhead_table(oh):
+    cols = ["fault loop", "kernel", "median ns/op", "min-max", "vs base"]
+    rows = []
+    for t, ks in oh.items():
+        for k, v in ks.items():
+            rows.append([t, {"base": "base (no series)",
+                             "off": "series, prepage off",
+                             "idle": "series, enabled idle"}[k],
+                         f"{v['median_ns']:.0f}",
+                         f"{v['min_ns']:.0f}-{v['max_ns']:.0f}",
+                         fmt(v["ratio_to_base"], ".3f")])
+    widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
+    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(r, widths))
+                     for r in [cols] + rows)
+
+
 def plot(summary, path):
     try:
         import matplotlib
@@ -168,17 +204,20 @@ def main():
         return 2
     raw, outdir = sys.argv[1:]
     recs = parse(raw)
-    if not recs["SWITCH"]:
+    if not recs["SWITCH"] and not recs["OVERHEAD"]:
         print(f"report: no SWITCH records in {raw}", file=sys.stderr)
         return 1
     os.makedirs(outdir, exist_ok=True)
-    summary = summarize(recs)
+    summary = summarize(recs) if recs["SWITCH"] else {"modes": {}}
+    if recs["OVERHEAD"]:
+        summary["overhead"] = overhead(recs)
     with open(os.path.join(outdir, "results.json"), "w") as f:
         json.dump(summary, f, indent=1, sort_keys=True)
-    with open(os.path.join(outdir, "switches.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(recs["SWITCH"][0]))
-        w.writeheader()
-        w.writerows(recs["SWITCH"])
+    if recs["SWITCH"]:
+        with open(os.path.join(outdir, "switches.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(recs["SWITCH"][0]))
+            w.writeheader()
+            w.writerows(recs["SWITCH"])
     with open(os.path.join(outdir, "summary.csv"), "w", newline="") as f:
         keys = ["mean_ms", "median_ms", "p95_ms", "stdev_ms",
                 "speedup_vs_baseline", "ratio_to_ideal", "file_precision",
@@ -190,8 +229,12 @@ def main():
         w.writerow(["mode"] + keys)
         for m, s in summary["modes"].items():
             w.writerow([m] + [s[k] for k in keys])
-    plotted = plot(summary, os.path.join(outdir, "latency.png"))
-    print(table(summary))
+    plotted = summary["modes"] and plot(summary, os.path.join(outdir, "latency.png"))
+    if summary["modes"]:
+        print(table(summary))
+    if "overhead" in summary:
+        print("\nOverhead when off (fault loops, no switches):")
+        print(overhead_table(summary["overhead"]))
     print(f"\n(P = precision, R = recall; MB/sw = prepaged per switch; kthr = "
           f"prepage thread CPU; end = time of the 'end' write)\n"
           f"written: {outdir}/results.json switches.csv summary.csv"

@@ -9,6 +9,8 @@
 #   BENCH_STORAGE=emmc|ufs|none   disk throttling profile (default emmc)
 #   BENCH_ARGS="--apps 8 ..."     prepage-bench options (see --help)
 #   VM_MEM, VM_CPUS, VM_DISK_SIZE the guest (default 1024 MiB, 2, 1G)
+#   BENCH_OVERHEAD=0              skip the hook-overhead comparison (it
+#                                 builds the base kernel once, ~10 min)
 set -euo pipefail
 . "$(dirname "$0")/../dev/lib.sh"
 
@@ -36,6 +38,24 @@ VM_DISK_SIZE=${VM_DISK_SIZE:-1G} VM_DISK_OPTS=$disk \
 rc=$?
 set -e
 log "VM run: $(( $(date +%s) - start ))s, exit $rc"
+# Overhead when off: base kernel, series with prepage disabled, and
+# enabled but idle, fault loops only, the three interleaved, three times.
+if [ "${BENCH_OVERHEAD:-1}" != 0 ] && [ "$rc" = 0 ]; then
+	if [ ! -e "$BUILD/linux-base/.git" ]; then
+		git -C "$KSRC" worktree add -f --detach "$BUILD/linux-base" "$BASE_TAG" >/dev/null
+	fi
+	BASE_KERNEL=1 "$ROOT/dev/build.sh"
+	log "overhead: base / prepage off / prepage enabled-idle, interleaved x3"
+	for rep in 1 2 3; do
+		for k in base off idle; do
+			cmd="/extra/prepage-bench --overhead $k"
+			[ $k = idle ] && cmd="echo 1 > /sys/kernel/mm/prepage/enabled && $cmd"
+			BASE_KERNEL=$([ $k = base ] && echo 1) \
+				"$ROOT/dev/vm.sh" -t 900 -x "$out/prepage-bench" -- "$cmd" \
+				>>"$out/raw.txt" || rc=1
+		done
+	done
+fi
 {
 	echo "# prepage-bench $(date -u +%Y-%m-%dT%H:%MZ) storage=${BENCH_STORAGE:-emmc} mem=${VM_MEM:-1024} cpus=${VM_CPUS:-2} args=${BENCH_ARGS:-}"
 	echo "# series $(series_digest)"

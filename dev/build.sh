@@ -12,6 +12,11 @@ set -euo pipefail
 mkdir -p "$KOBJ" "$CCACHE_DIR"
 
 frags=("$ROOT/dev/kconfig/prepage.config")
+if [ -n "${BASE_KERNEL:-}" ]; then
+	# The same kernel without the series: its options cannot be set.
+	grep -v '^CONFIG_PREPAGE' "$ROOT/dev/kconfig/prepage.config" >"$KOBJ/base.config"
+	frags=("$KOBJ/base.config")
+fi
 [ -n "${DEBUG:-}" ] && frags+=("$ROOT/dev/kconfig/debug.config")
 # Extra fragments from later patches of the series (KUnit suites etc.)
 [ -n "${EXTRA_KCONFIG:-}" ] && frags+=($EXTRA_KCONFIG)

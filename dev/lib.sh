@@ -11,6 +11,12 @@ TARBALL=${PREPAGE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 BASE_VERSION=$(cat "$ROOT/dev/BASE_VERSION")
 KSRC=$BUILD/linux           # work tree: base commit + series as commits
 KOBJ=$BUILD/obj${DEBUG:+-debug}   # O= output for the test kernel
+# BASE_KERNEL=1: the base without the series (a worktree at the base tag),
+# for the benchmark's overhead comparison.
+if [ -n "${BASE_KERNEL:-}" ]; then
+	KSRC=$BUILD/linux-base
+	KOBJ=$BUILD/obj-base
+fi
 BASE_TAG=prepage-base
 BRANCH=prepage
 JOBS=${JOBS:-$(( $(nproc) + 1 ))}
