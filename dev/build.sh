@@ -8,7 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$KSRC/.git" ] || die "no work tree at $KSRC: run dev/base.sh"
+[ -e "$KSRC/.git" ] || die "no work tree at $KSRC: run dev/base.sh"
 mkdir -p "$KOBJ" "$CCACHE_DIR"
 
 frags=("$ROOT/dev/kconfig/prepage.config")

@@ -489,6 +489,11 @@ static void prepage_anon_work(struct kthread_work *work)
 			break;
 		cond_resched();
 	}
+	/*
+	 * Put the pages on the LRU now rather than when this CPU's batch
+	 * fills: prepaged pages the app does not use must be reclaimable.
+	 */
+	lru_add_drain();
 	/* Not mmput(): tearing the mm down here would wait for this work. */
 	mmput_async(mm);
 out:

@@ -817,7 +817,11 @@ void __prepage_file_access(struct address_space *mapping, pgoff_t index,
 void __prepage_file_added(struct address_space *mapping, pgoff_t index,
 			  unsigned long nr)
 {
-	if (READ_ONCE(prepage_file_enabled))
+	if (!READ_ONCE(prepage_file_enabled))
+		return;
+	if (current->flags & PF_KTHREAD)
+		prepage_file_prepager_added(mapping, index, nr);
+	else
 		prepage_log(PREPAGE_LOG_FILE_ADDED, mapping, index, nr);
 }
 

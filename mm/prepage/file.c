@@ -22,18 +22,17 @@
 
 #define pr_fmt(fmt) "prepage-file: " fmt
 
-#include <linux/blkdev.h>
 #include <linux/dax.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/kthread.h>
 #include <linux/pagemap.h>
 #include <linux/sched.h>
-#include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/swap.h>
 #include <uapi/linux/sched/types.h>
 
 #include "internal.h"
@@ -179,8 +178,7 @@ static bool prepage_file_supported(struct file *file)
 	struct address_space *mapping = file->f_mapping;
 
 	return S_ISREG(inode->i_mode) && !IS_DAX(inode) &&
-	       mapping->a_ops->read_folio &&
-	       !mapping_min_folio_order(mapping);
+	       (mapping->a_ops->read_folio || mapping->a_ops->readahead);
 }
 
 static int prepage_file_parse_line(char *line,
@@ -543,62 +541,63 @@ static void prepage_file_prepage_done(struct prepage_mm *pm)
 }
 
 /*
- * Add the pages of [@index, @end) that are missing from @f's page cache
- * and start reading them. Pages already cached are left alone and not
- * counted. Return: false if the prepager should stop.
+ * The file each prepager thread is reading, so that the page cache
+ * insertions it causes can be counted (see prepage_file_prepager_added()).
+ * Slot i is written only by worker i itself.
+ */
+static struct prepage_file *prepage_reading[PREPAGE_MAX_IDLE_WORKERS + 1];
+
+static struct prepage_file **prepage_reading_slot(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < prepage_nr_idle_workers; i++)
+		if (prepage_idle_workers[i]->task == current)
+			return &prepage_reading[i];
+	if (prepage_big_worker && prepage_big_worker->task == current)
+		return &prepage_reading[PREPAGE_MAX_IDLE_WORKERS];
+	return NULL;
+}
+
+/**
+ * prepage_file_prepager_added() - count pages a prepager thread added
+ * @mapping:	the page cache they were added to
+ * @index:	first page
+ * @nr:		number of pages
+ *
+ * Called from the page cache insertion hook in kernel thread context:
+ * if the thread is a file prepager reading @mapping, the pages are the
+ * ones it prepaged. Exactly those pages count, however readahead batched
+ * them, and pages that were cached already do not.
+ */
+void prepage_file_prepager_added(struct address_space *mapping, pgoff_t index,
+				 unsigned long nr)
+{
+	struct prepage_file **slot = prepage_reading_slot();
+	struct prepage_file *f = slot ? *slot : NULL;
+
+	if (!f || f->file->f_mapping != mapping)
+		return;
+	/* A page that cannot be recorded is not counted either. */
+	if (!prepage_extents_add(&f->prepaged, index, nr))
+		prepage_stat_add(f->pm, PREPAGE_STAT_FILE_PREPAGED, nr);
+}
+
+/*
+ * Read the pages of [@index, @end) that are missing from @f's page cache,
+ * asynchronously, as readahead does: batched into large reads, pages
+ * already cached left alone. Return: false if the prepager should stop.
  */
 static bool prepage_file_read(struct prepage_file *f, pgoff_t index,
 			      pgoff_t end)
 {
-	struct address_space *mapping = f->file->f_mapping;
-	gfp_t gfp = readahead_gfp_mask(mapping);
-	struct prepage_mm *pm = f->pm;
-	struct blk_plug plug;
-	unsigned int nofs;
-	bool go_on = true;
+	DEFINE_READAHEAD(ractl, f->file, &f->file->f_ra, f->file->f_mapping,
+			 index);
 
-	blk_start_plug(&plug);
-	filemap_invalidate_lock_shared(mapping);
-	nofs = memalloc_nofs_save();
-	for (; index < end; index++) {
-		struct folio *folio;
-		int err;
-
-		if (READ_ONCE(pm->file_stop)) {
-			go_on = false;
-			break;
-		}
-		folio = xa_load(&mapping->i_pages, index);
-		if (folio && !xa_is_value(folio))
-			continue;
-		folio = filemap_alloc_folio(gfp, 0);
-		if (!folio) {
-			go_on = false;
-			break;
-		}
-		err = filemap_add_folio(mapping, folio, index, gfp);
-		if (err) {
-			folio_put(folio);
-			if (err == -EEXIST)
-				continue;	/* the app was quicker */
-			go_on = false;
-			break;
-		}
-		/* A page that cannot be recorded is not counted either. */
-		if (!prepage_extents_add(&f->prepaged, index, 1))
-			prepage_stat_add(pm, PREPAGE_STAT_FILE_PREPAGED, 1);
-		/* Starts the read, and unlocks the folio when it is done. */
-		err = mapping->a_ops->read_folio(f->file, folio);
-		folio_put(folio);
-		if (err) {
-			go_on = false;
-			break;
-		}
-	}
-	memalloc_nofs_restore(nofs);
-	filemap_invalidate_unlock_shared(mapping);
-	blk_finish_plug(&plug);
-	return go_on;
+	if (READ_ONCE(f->pm->file_stop))
+		return false;
+	page_cache_ra_unbounded(&ractl, end - index, 0);
+	return !READ_ONCE(f->pm->file_stop);
 }
 
 /* Read [@start, @start + @nr) of @f, within the file, in chunks. */
@@ -628,12 +627,16 @@ static bool prepage_file_read_range(struct prepage_file *f, pgoff_t start,
 static void prepage_file_work(struct kthread_work *work)
 {
 	struct prepage_file *f = container_of(work, struct prepage_file, work);
+	struct prepage_file **slot = prepage_reading_slot();
 	pgoff_t gap = READ_ONCE(prepage_merge_gap_pages);
 	pgoff_t stride = max(READ_ONCE(prepage_metadata_stride_pages), 1U);
 	struct prepage_extent io;
 	unsigned int pos = 0;
 	pgoff_t i;
 
+	if (WARN_ON_ONCE(!slot))
+		goto done;
+	*slot = f;
 	while (prepage_extents_next_io(&f->target, &pos, gap, &io))
 		for (i = io.start; i < io.start + io.nr; i += stride)
 			if (!prepage_file_read_range(f, i, 1))
@@ -643,6 +646,10 @@ static void prepage_file_work(struct kthread_work *work)
 		if (!prepage_file_read_range(f, io.start, io.nr))
 			break;
 out:
+	*slot = NULL;
+	/* Unused prepaged pages must be reclaimable, not held in a batch. */
+	lru_add_drain();
+done:
 	prepage_file_prepage_done(f->pm);
 }
 

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -110,9 +111,19 @@ FIXTURE(anon)
 
 FIXTURE_SETUP(anon)
 {
+	cpu_set_t one;
+
 	psz = sysconf(_SC_PAGESIZE);
 	self->buf = MAP_FAILED;
 	self->old_timeout = -1;
+	/*
+	 * Fault and page out on one CPU: pages sit in a per-CPU LRU batch
+	 * for a while after a fault, where MADV_PAGEOUT on another CPU
+	 * cannot take them.
+	 */
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	sched_setaffinity(0, sizeof(one), &one);
 	if (prepage_unavailable())
 		SKIP(return, "%s", prepage_unavailable());
 	if (!have_swap())
