@@ -11,7 +11,14 @@
  * every page it touches. Switch latency is the time from the switch
  * signal to the end of the render. A background app loses its pages:
  * anonymous ones to (zram) swap, file ones from the page cache, either
- * by explicit, deterministic page-out (default) or by real reclaim.
+ * by real reclaim (default: the driver locks enough memory that the apps
+ * get only --budget of it) or by explicit, deterministic page-out
+ * (--pageout: MADV_PAGEOUT and FADV_DONTNEED as an app goes background).
+ *
+ * Three app sequences, round by round in turn (--sequences): cycle (every
+ * app once a round, the order rotated), hub (every other switch goes back
+ * to one app, as to a launcher or a messenger) and random (a seeded
+ * shuffle, no app twice in a row).
  *
  * Modes, run side by side with the same seeds, sizes and sequence:
  *   ideal        nothing is paged out
@@ -71,23 +78,47 @@
 
 static long psz;
 
+#define DEFAULT_MODES	"ideal,baseline,userspace,prepage-file,prepage-anon,prepage"
+#define DEFAULT_SEQUENCES "cycle,hub,random"
+
 static struct {
 	int apps, warmup, rounds, trials, profile_rounds;
 	unsigned int seed;
 	long big_pages, small_pages, anon_pages;	/* per app */
 	long file_fp, anon_fp;		/* footprint pages per switch */
 	int work;			/* CPU work per touched page */
-	bool reclaim;			/* real reclaim instead of page-out */
+	bool pageout;			/* explicit page-out, not reclaim */
+	long budget_mb;			/* reclaim: memory the apps get */
 	const char *dir;
 	char modes[256];
+	char sequences[64];
 } opt = {
 	.apps = 6, .warmup = 4, .rounds = 6, .trials = 2,
 	.profile_rounds = 10, .seed = 1,
 	.big_pages = 3072, .small_pages = 128, .anon_pages = 4096,
 	.file_fp = 1024, .anon_fp = 768, .work = 2000,
 	.dir = "/mnt/disk",
-	.modes = "ideal,baseline,userspace,prepage-file,prepage-anon,prepage",
+	.modes = DEFAULT_MODES,
+	.sequences = DEFAULT_SEQUENCES,
 };
+
+static const char *const mode_names[] = {
+	"ideal", "baseline", "userspace", "prepage-file", "prepage-anon",
+	"prepage", NULL,
+};
+
+static const char *const sequence_names[] = { "cycle", "hub", "random", NULL };
+
+static int name_index(const char *const *names, const char *s)
+{
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return -1;
+}
+
 
 static void die(const char *fmt, ...)
 {
@@ -343,7 +374,7 @@ static void app_main(struct app *a, int cmd, int reply)
 			m.t = now_ns();
 			break;
 		case 'B':
-			if (!opt.reclaim)
+			if (opt.pageout)
 				page_out(a);
 			break;
 		case 'Q':
@@ -676,6 +707,78 @@ static void *replay_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * The apps of round @r of sequence @seq, into @order (opt.apps switches);
+ * @prev is the app in front before the round.
+ */
+static void round_order(int seq, int r, int prev, int *order)
+{
+	int n = opt.apps, i;
+
+	for (i = 0; i < n; i++) {
+		long g = (long)r * n + i;	/* switches so far */
+
+		if (sequence_names[seq][0] == 'c')	/* cycle */
+			order[i] = (i + r) % n;
+		else if (n == 1)
+			order[i] = 0;
+		else					/* hub: app 0 */
+			order[i] = g % 2 ? 1 + g / 2 % (n - 1) : 0;
+	}
+	if (sequence_names[seq][0] != 'r')
+		return;
+	/* random: a seeded Fisher-Yates shuffle, no app twice in a row */
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		int j = mix(((uint64_t)opt.seed << 32) ^ ((uint64_t)r << 8) ^ i) %
+			(i + 1), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	if (n > 1 && order[0] == prev) {
+		order[0] = order[1];
+		order[1] = prev;
+	}
+}
+
+static int sequences[8], nr_sequences;
+
+/*
+ * Real reclaim: lock all the memory but --budget MiB for the apps, so that
+ * bringing one app in pushes the others out. Return: the locked area.
+ */
+static void *balloon_inflate(size_t *len)
+{
+	char line[128];
+	long avail = -1;
+	FILE *f;
+	void *p;
+
+	/* Same start for every mode: no page cache of an earlier one. */
+	sync();
+	if (write_str("/proc/sys/vm/drop_caches", "3"))
+		die("cannot drop caches");
+	f = fopen("/proc/meminfo", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &avail) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (avail < 0)
+		die("no MemAvailable in /proc/meminfo");
+	if (avail / 1024 <= opt.budget_mb + 32)
+		die("%ld MiB available, cannot leave the apps --budget %ld MiB and keep 32 MiB for the kernel",
+		    avail / 1024, opt.budget_mb);
+	*len = (size_t)(avail / 1024 - opt.budget_mb) << 20;
+	p = mmap(NULL, *len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | MAP_LOCKED, -1, 0);
+	if (p == MAP_FAILED)
+		die("cannot lock %zu MiB: %s", *len >> 20, strerror(errno));
+	return p;
+}
+
 static bool mode_prepage(const char *mode)
 {
 	return !strncmp(mode, "prepage", 7);
@@ -686,10 +789,15 @@ static int run_mode(const char *mode, int trial)
 	bool pre = mode_prepage(mode);
 	bool ideal = !strcmp(mode, "ideal");
 	bool user = !strcmp(mode, "userspace");
+	bool reclaim = !opt.pageout && !ideal;
 	uint64_t cpu0, t0, val[16];
+	int i, r, c, prev = -1, order[MAX_APPS];
+	size_t balloon_len = 0;
+	void *balloon = NULL;
 	long bad = 0;
-	int i, r, c;
 
+	if (reclaim)
+		balloon = balloon_inflate(&balloon_len);
 	knob("enabled", pre ? "1" : "0");
 	if (pre) {
 		knob("file_enabled", strcmp(mode, "prepage-anon") ? "1" : "0");
@@ -716,15 +824,21 @@ static int run_mode(const char *mode, int trial)
 			cpu0 = prepager_cpu_ns();
 			t0 = now_ns();
 		}
+		int seq = sequences[r % nr_sequences];
+
+		round_order(seq, r, prev, order);
 		for (i = 0; i < opt.apps; i++) {
-			/* A fixed sequence, rotated every round. */
-			struct app *a = &apps[(i + r) % opt.apps];
-			uint64_t start, end_ns = 0;
+			struct app *a = &apps[order[i]];
+			uint64_t start, start_ns = 0, end_ns = 0;
 			struct msg m;
 
+			prev = a->id;
+
 			start = now_ns();
-			if (pre)
+			if (pre) {
 				app_ctl(a, "start");
+				start_ns = now_ns() - start;
+			}
 			if (user && write(replay_pipe[1], &a->id, sizeof(int)) !=
 				    sizeof(int))
 				die("replay thread gone");
@@ -739,9 +853,11 @@ static int run_mode(const char *mode, int trial)
 			}
 			bad += m.bad;
 			if (measured)
-				printf("SWITCH mode=%s trial=%d app=%d round=%d latency_us=%.1f end_us=%.1f bad=%ld\n",
-				       mode, trial, a->id, r - opt.warmup,
-				       (m.t - start) / 1e3, end_ns / 1e3, m.bad);
+				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f end_us=%.1f bad=%ld\n",
+				       mode, trial, sequence_names[seq], a->id,
+				       r - opt.warmup,
+				       (m.t - start) / 1e3, start_ns / 1e3,
+				       end_ns / 1e3, m.bad);
 			if (!ideal)
 				app_call(a, 'B', 0);
 		}
@@ -769,6 +885,8 @@ static int run_mode(const char *mode, int trial)
 		close(apps[i].reply);
 	}
 	knob("enabled", "0");
+	if (balloon)
+		munmap(balloon, balloon_len);
 	return bad ? -1 : 0;
 }
 
@@ -907,10 +1025,14 @@ static void usage(void)
 		"  --modes LIST       comma-separated (%s)\n"
 		"  --dir DIR          where the app files go (%s)\n"
 		"  --work N           CPU work per touched page (%d)\n"
-		"  --reclaim          let reclaim page background apps out\n"
+		"  --sequences LIST   app sequences, a round each in turn (%s)\n"
+		"  --budget MIB       memory the apps get; real reclaim does the\n"
+		"                     rest (default: 40%% of what they map)\n"
+		"  --pageout          page background apps out explicitly\n"
+		"                     (MADV_PAGEOUT, FADV_DONTNEED) instead\n"
 		"  --overhead LABEL   fault loops only, no switches (hook cost)\n",
 		opt.apps, opt.warmup, opt.rounds, opt.trials, opt.seed,
-		opt.modes, opt.dir, opt.work);
+		DEFAULT_MODES, opt.dir, opt.work, DEFAULT_SEQUENCES);
 	exit(2);
 }
 
@@ -921,11 +1043,12 @@ int main(int argc, char **argv)
 		{ "rounds", 1, NULL, 'r' }, { "trials", 1, NULL, 't' },
 		{ "seed", 1, NULL, 's' }, { "modes", 1, NULL, 'm' },
 		{ "dir", 1, NULL, 'd' }, { "work", 1, NULL, 'k' },
-		{ "reclaim", 0, NULL, 'R' }, { "help", 0, NULL, 'h' },
+		{ "pageout", 0, NULL, 'P' }, { "budget", 1, NULL, 'b' },
+		{ "sequences", 1, NULL, 'S' }, { "help", 0, NULL, 'h' },
 		{ "overhead", 1, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *modes[16], *m, *save, *oh = NULL;
+	char *modes[16], *m, *save, *oh = NULL, seqlist[64];
 	int c, i, t, nr_modes = 0, failed = 0;
 
 	psz = sysconf(_SC_PAGESIZE);
@@ -939,7 +1062,9 @@ int main(int argc, char **argv)
 		case 'm': snprintf(opt.modes, sizeof(opt.modes), "%s", optarg); break;
 		case 'd': opt.dir = optarg; break;
 		case 'k': opt.work = atoi(optarg); break;
-		case 'R': opt.reclaim = true; break;
+		case 'P': opt.pageout = true; break;
+		case 'b': opt.budget_mb = atol(optarg); if (opt.budget_mb < 1) usage(); break;
+		case 'S': snprintf(opt.sequences, sizeof(opt.sequences), "%s", optarg); break;
 		case 'O': oh = optarg; break;
 		default: usage();
 		}
@@ -949,7 +1074,27 @@ int main(int argc, char **argv)
 		usage();
 	for (m = strtok_r(opt.modes, ",", &save); m && nr_modes < 16;
 	     m = strtok_r(NULL, ",", &save))
-		modes[nr_modes++] = m;
+		if (name_index(mode_names, m) < 0) {
+			fprintf(stderr, "prepage-bench: unknown mode %s\n", m);
+			usage();
+		} else {
+			modes[nr_modes++] = m;
+		}
+	snprintf(seqlist, sizeof(seqlist), "%s", opt.sequences);
+	for (m = strtok_r(opt.sequences, ",", &save); m && nr_sequences < 8;
+	     m = strtok_r(NULL, ",", &save)) {
+		sequences[nr_sequences] = name_index(sequence_names, m);
+		if (sequences[nr_sequences++] < 0) {
+			fprintf(stderr, "prepage-bench: unknown sequence %s\n", m);
+			usage();
+		}
+	}
+	if (!nr_modes || !nr_sequences)
+		usage();
+	if (!opt.budget_mb)
+		opt.budget_mb = opt.apps * (NR_BIG * opt.big_pages +
+			(NR_FILES - NR_BIG) * opt.small_pages + opt.anon_pages) *
+			psz * 4 / 10 >> 20;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (oh)
@@ -961,10 +1106,11 @@ int main(int argc, char **argv)
 		    pthread_create(&th, NULL, replay_thread, NULL))
 			die("cannot start the replay thread");
 	}
-	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d seed=%u work=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld reclaim=%d\n",
+	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d seed=%u work=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s\n",
 	       opt.apps, opt.warmup, opt.rounds, opt.trials, opt.seed, opt.work,
 	       opt.file_fp, opt.anon_fp, opt.big_pages, opt.small_pages,
-	       opt.anon_pages, opt.reclaim);
+	       opt.anon_pages, opt.pageout ? "pageout" : "reclaim",
+	       opt.pageout ? 0 : opt.budget_mb, seqlist);
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
 		make_files(&apps[i]);

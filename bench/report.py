@@ -78,6 +78,9 @@ def summarize(recs):
             "p95_ms": pct(lat, 95),
             "trial_means_ms": per_trial,
             "stdev_ms": statistics.stdev(lat) if n > 1 else 0.0,
+            "per_sequence": {q: statistics.mean(
+                r["latency_us"] / 1000 for r in sw if r.get("seq") == q)
+                for q in sorted({r.get("seq") for r in sw} - {None})},
             "per_app": {a: {"mean_ms": statistics.mean(
                                 r["latency_us"] / 1000 for r in sw if r["app"] == a),
                             "stdev_ms": statistics.stdev(
@@ -90,6 +93,8 @@ def summarize(recs):
             "wasted_mb_per_switch": (fp - fh + ap - ah) * PAGE / 2**20 / n,
             "prepager_cpu_ms_per_switch":
                 sum(r["prepager_cpu_ms"] for r in md) / n,
+            "start_ms_mean": statistics.mean(r.get("start_us", 0) / 1000
+                                             for r in sw),
             "end_ms_mean": statistics.mean(r["end_us"] / 1000 for r in sw),
             "bad_pages": sum(r["bad"] for r in sw),
             "counters": st,
@@ -111,7 +116,7 @@ def fmt(v, spec=".1f", pctg=False):
 def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
-            "waste MB/sw", "kthr ms/sw", "end ms"]
+            "waste MB/sw", "kthr ms/sw", "start ms", "end ms"]
     rows = []
     for m, s in summary["modes"].items():
         tm = s["trial_means_ms"]
@@ -128,11 +133,34 @@ def table(summary):
                      fmt(s["prepaged_mb_per_switch"], ".2f"),
                      fmt(s["wasted_mb_per_switch"], ".2f"),
                      fmt(s["prepager_cpu_ms_per_switch"]),
+                     fmt(s["start_ms_mean"], ".2f"),
                      fmt(s["end_ms_mean"], ".2f")])
     widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
     lines = ["  ".join(str(c).rjust(w) for c, w in zip(r, widths))
              for r in [cols] + rows]
     return "\n".join(lines)
+
+
+def sequence_table(summary):
+    """Mean ms per mode and app sequence, and the speedup vs baseline."""
+    seqs = sorted({q for s in summary["modes"].values()
+                   for q in s["per_sequence"]})
+    if not seqs:
+        return None
+    base = summary["modes"].get("baseline", {}).get("per_sequence", {})
+    cols = ["mode"] + [f"{q} ms (vs base)" for q in seqs]
+    rows = []
+    for m, s in summary["modes"].items():
+        row = [m]
+        for q in seqs:
+            v = s["per_sequence"].get(q)
+            b = base.get(q)
+            row.append("-" if v is None else
+                       f"{v:.1f} ({b / v:.2f}x)" if b else f"{v:.1f}")
+        rows.append(row)
+    widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
+    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(r, widths))
+                     for r in [cols] + rows)
 
 
 def overhead(recs):
@@ -223,7 +251,8 @@ def main():
                 "speedup_vs_baseline", "ratio_to_ideal", "file_precision",
                 "file_recall", "anon_precision", "anon_recall",
                 "prepaged_mb_per_switch", "wasted_mb_per_switch",
-                "prepager_cpu_ms_per_switch", "end_ms_mean", "switches",
+                "prepager_cpu_ms_per_switch", "start_ms_mean", "end_ms_mean",
+                "switches",
                 "bad_pages"]
         w = csv.writer(f)
         w.writerow(["mode"] + keys)
@@ -231,12 +260,20 @@ def main():
             w.writerow([m] + [s[k] for k in keys])
     plotted = summary["modes"] and plot(summary, os.path.join(outdir, "latency.png"))
     if summary["modes"]:
+        cfg = summary.get("config", {})
+        if cfg:
+            print(" ".join(f"{k}={v}" for k, v in cfg.items()))
         print(table(summary))
+        seq = sequence_table(summary)
+        if seq:
+            print("\nPer app sequence:")
+            print(seq)
     if "overhead" in summary:
         print("\nOverhead when off (fault loops, no switches):")
         print(overhead_table(summary["overhead"]))
     print(f"\n(P = precision, R = recall; MB/sw = prepaged per switch; kthr = "
-          f"prepage thread CPU; end = time of the 'end' write)\n"
+          f"prepage thread CPU; start, end = time of the 'start' (in the\n"
+          f"latency) and 'end' (after it) writes)\n"
           f"written: {outdir}/results.json switches.csv summary.csv"
           f"{' latency.png' if plotted else ''}")
     bad = sum(s["bad_pages"] for s in summary["modes"].values())

@@ -3,9 +3,11 @@
  * prepage anonymous tables: pages an app swapped in during its switch
  * windows become candidates; candidates the app accesses again in a
  * later window (the PTE accessed bit, cleared at the window's start, is
- * set at its end) are promoted to the target table. Every entry has a
- * timeout, in windows, reset when the page is accessed: an entry whose
- * page was not accessed for anon_timeout windows is dropped.
+ * set at its end) are promoted to the target table; a target the app did
+ * not access in a window goes back to being a candidate, so that only
+ * pages used in the last window are prepaged. Every entry has a timeout,
+ * in windows, reset when the page is accessed: an entry whose page was
+ * not accessed for anon_timeout windows is dropped.
  *
  * At the start of a window the anonymous prepager swaps the target pages
  * that are still swapped out back in and maps them, as a read fault of
@@ -134,6 +136,7 @@ static int anon_walk_pmd(pmd_t *pmd, unsigned long addr, unsigned long next,
 
 		bitmap_set(w->present, i, n);
 		if (w->clear_young &&
+		    (!w->only || find_next_bit(w->only, i + n, i) < i + n) &&
 		    pmdp_clear_young_notify(walk->vma, addr, pmd))
 			bitmap_set(w->young, i, n);
 		/* Not split: the PTE level is not walked. */
@@ -153,7 +156,7 @@ static int anon_walk_pte(pte_t *pte, unsigned long addr, unsigned long next,
 
 	if (pte_present(ptent)) {
 		__set_bit(i, w->present);
-		if (w->clear_young &&
+		if (w->clear_young && (!w->only || test_bit(i, w->only)) &&
 		    ptep_clear_young_notify(walk->vma, addr, pte))
 			__set_bit(i, w->young);
 	} else if (is_swap_pte(ptent) &&
@@ -200,6 +203,7 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 	void *entry;
 
 	w->clear_young = true;
+	w->only = NULL;
 	for (;;) {
 		entry = xa_find(&t->pages, &vpn, ULONG_MAX, XA_PRESENT);
 		if (!entry)
@@ -308,7 +312,8 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 	} else if (timeout <= 1) {
 		anon_table_erase(t, vpn);
 	} else {
-		anon_table_set(t, vpn, anon_is_target(entry), timeout - 1);
+		/* Not used: not prepaged again until it is used again. */
+		anon_table_set(t, vpn, false, timeout - 1);
 	}
 }
 
@@ -321,8 +326,9 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
  *
  * Counts the window's anonymous misses (pages the app swapped in itself)
  * and hits (prepaged pages whose accessed bit is set), promotes accessed
- * candidates, ages the entries that were not accessed, and adds the
- * pages the app swapped in as candidates.
+ * candidates, demotes the targets that were not accessed and ages them
+ * and the candidates, and adds the pages the app swapped in as
+ * candidates.
  */
 void prepage_anon_window_end(struct prepage_mm *pm,
 			     struct prepage_log_entry *log, unsigned int nr)
@@ -413,41 +419,70 @@ static bool prepage_anon_vma_ok(struct vm_area_struct *vma)
 }
 
 /*
- * Swap page @vpn of @mm in and map it, if it is swapped out, as a read
- * fault of the app would; then clear its accessed bit, so that the end
- * of the window sees only the app's own use. The caller holds the mmap
- * lock; it may be dropped and retaken. Return: whether the page was
- * prepaged.
+ * Prepage the plan entries [@i, @end) of @pm, which lie in one page
+ * table's span: one walk finds those still swapped out, one fault call
+ * per run of them in one VMA swaps them in and maps them, as a read
+ * fault of the app would, and a last walk clears the accessed bits those
+ * faults set, so that the end of the window sees only the app's own use.
+ * The caller holds the mmap lock; it may be dropped and retaken.
  */
-static bool prepage_anon_one(struct mm_struct *mm, struct prepage_anon_walk *w,
-			     unsigned long vpn)
+static void prepage_anon_span(struct prepage_mm *pm,
+			      struct prepage_anon_work *aw,
+			      unsigned int i, unsigned int end)
 {
-	unsigned long addr = vpn << PAGE_SHIFT;
-	struct vm_area_struct *vma;
-	int locked = 1;
-	long ret;
+	struct prepage_anon_plan *plan = pm->anon_plan;
+	struct prepage_anon_walk *w = &aw->walk;
+	struct mm_struct *mm = pm->slot.mm;
+	unsigned long first = plan[i].vpn, last = plan[end - 1].vpn;
+	unsigned int k, run;
 
-	vma = vma_lookup(mm, addr);
-	if (!vma || !prepage_anon_vma_ok(vma))
-		return false;
-	w->base = vpn;
+	w->base = round_down(first, PTRS_PER_PTE);
 	w->clear_young = false;
-	anon_walk_span(mm, w, vpn, vpn);
-	if (!test_bit(0, w->swapped))
-		return false;
+	w->only = NULL;
+	anon_walk_span(mm, w, first, last);
+	bitmap_zero(aw->faulted, PTRS_PER_PTE);
 
-	/* No FOLL_WRITE: a COW page stays shared, a read-only one read-only. */
-	ret = get_user_pages_remote(mm, addr, 1, 0, NULL, &locked);
-	if (!locked)
-		mmap_read_lock(mm);
-	if (ret != 1)
-		return false;
-	vma = vma_lookup(mm, addr);
-	if (!vma || !prepage_anon_vma_ok(vma))
-		return false;
+	for (k = i; k < end && !READ_ONCE(pm->anon_stop); k += run) {
+		unsigned long addr = plan[k].vpn << PAGE_SHIFT;
+		struct vm_area_struct *vma;
+		int locked = 1;
+		long ret;
+
+		run = 1;
+		if (!test_bit(plan[k].vpn - w->base, w->swapped))
+			continue;
+		vma = vma_lookup(mm, addr);
+		if (!vma || !prepage_anon_vma_ok(vma))
+			continue;
+		/* Consecutive pages still swapped out, in this VMA. */
+		while (k + run < end &&
+		       plan[k + run].vpn == plan[k].vpn + run &&
+		       test_bit(plan[k + run].vpn - w->base, w->swapped) &&
+		       (plan[k + run].vpn << PAGE_SHIFT) < vma->vm_end)
+			run++;
+		/*
+		 * No FOLL_WRITE: a COW page stays shared, a read-only one
+		 * read-only.
+		 */
+		ret = get_user_pages_remote(mm, addr, run, 0, NULL, &locked);
+		if (!locked)
+			mmap_read_lock(mm);
+		if (ret > 0)
+			bitmap_set(aw->faulted, plan[k].vpn - w->base, ret);
+	}
+	if (bitmap_empty(aw->faulted, PTRS_PER_PTE))
+		return;
 	w->clear_young = true;
-	anon_walk_span(mm, w, vpn, vpn);
-	return test_bit(0, w->present);
+	w->only = aw->faulted;
+	anon_walk_span(mm, w, first, last);
+	for (k = i; k < end; k++) {
+		unsigned long b = plan[k].vpn - w->base;
+
+		if (test_bit(b, aw->faulted) && test_bit(b, w->present)) {
+			plan[k].prepaged = true;
+			prepage_stat_add(pm, PREPAGE_STAT_ANON_PREPAGED, 1);
+		}
+	}
 }
 
 static void prepage_anon_prepage_done(struct prepage_mm *pm)
@@ -478,11 +513,17 @@ static void prepage_anon_work(struct kthread_work *work)
 		if (i >= nr)
 			break;
 		mmap_read_lock(mm);
-		for (; i < end && !READ_ONCE(pm->anon_stop); i++) {
-			if (prepage_anon_one(mm, &aw->walk, pm->anon_plan[i].vpn)) {
-				pm->anon_plan[i].prepaged = true;
-				prepage_stat_add(pm, PREPAGE_STAT_ANON_PREPAGED, 1);
-			}
+		/* A batch may cross page tables: one span at a time. */
+		while (i < end && !READ_ONCE(pm->anon_stop)) {
+			unsigned long span = round_down(pm->anon_plan[i].vpn,
+							PTRS_PER_PTE);
+			unsigned int j = i + 1;
+
+			while (j < end && round_down(pm->anon_plan[j].vpn,
+						     PTRS_PER_PTE) == span)
+				j++;
+			prepage_anon_span(pm, aw, i, j);
+			i = j;
 		}
 		mmap_read_unlock(mm);
 		if (READ_ONCE(pm->anon_stop))

@@ -221,6 +221,7 @@ struct prepage_anon_plan {
  * span of pages, found by a page walk
  * @base:		virtual page number of bit 0
  * @clear_young:	test and clear the accessed bits of present pages
+ * @only:		if not NULL, clear only those of the pages set here
  * @present:		pages present
  * @young:		present pages whose accessed bit was set
  * @swapped:		pages swapped out
@@ -228,21 +229,26 @@ struct prepage_anon_plan {
 struct prepage_anon_walk {
 	unsigned long base;
 	bool clear_young;
+	const unsigned long *only;
 	DECLARE_BITMAP(present, PTRS_PER_PTE);
 	DECLARE_BITMAP(young, PTRS_PER_PTE);
 	DECLARE_BITMAP(swapped, PTRS_PER_PTE);
 };
+
+
 
 /**
  * struct prepage_anon_work - the work of one anonymous prepager thread
  * @work:	the work
  * @pm:		whose pages it prepages
  * @walk:	its page walk state
+ * @faulted:	pages of @walk's span it faulted in
  */
 struct prepage_anon_work {
 	struct kthread_work work;
 	struct prepage_mm *pm;
 	struct prepage_anon_walk walk;
+	DECLARE_BITMAP(faulted, PTRS_PER_PTE);
 };
 
 /**

@@ -205,14 +205,20 @@ TEST_F(anon, hit_miss)
 	EXPECT_EQ(48, stat_of("anon_hit"));
 	EXPECT_EQ(136, stat_of("anon_miss"));
 	EXPECT_EQ(750, stat_of("anon_precision_permille"));
-	/* 48-63 stay targets (timeout not reached); 100-107 are candidates. */
-	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
-	EXPECT_EQ(8, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	/*
+	 * 48-63 were not used: back to candidates (timeout not reached),
+	 * with 100-107, new ones.
+	 */
+	EXPECT_EQ(48, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(24, read_key("/proc/self/prepage", "anon_candidate_pages"));
 	/* Every page holds what was written before the first page-out. */
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
 }
 
-/* An entry whose page is not accessed for anon_timeout windows goes. */
+/*
+ * A target not used in a window is not prepaged in the next; an entry
+ * whose page is not accessed for anon_timeout windows goes.
+ */
 TEST_F(anon, timeout)
 {
 	char want[128], got[4096];
@@ -222,13 +228,18 @@ TEST_F(anon, timeout)
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
 
-	/* Two windows in which only 0-31 are used: 32-63 time out. */
+	/*
+	 * Two windows in which only 0-31 are used: 32-63, prepaged in the
+	 * first, are candidates in the second, and then time out.
+	 */
 	ASSERT_EQ(0, prepaged_switch(self->buf, 0, 32));
-	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(64, stat_of("anon_prepaged"));
+	EXPECT_EQ(32, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(32, read_key("/proc/self/prepage", "anon_candidate_pages"));
 	ASSERT_EQ(0, prepaged_switch(self->buf, 0, 32));
 	EXPECT_EQ(32, read_key("/proc/self/prepage", "anon_target_pages"));
 	EXPECT_EQ(0, read_key("/proc/self/prepage", "anon_candidate_pages"));
-	EXPECT_EQ(128, stat_of("anon_prepaged"));
+	EXPECT_EQ(96, stat_of("anon_prepaged"));
 	EXPECT_EQ(64, stat_of("anon_hit"));
 
 	snprintf(want, sizeof(want), "anon %p:32 target=1 timeout=2\n",
@@ -392,7 +403,8 @@ TEST_F(anon, munmap_mremap)
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(64, stat_of("anon_hit"));
 	EXPECT_EQ(256 + 32, stat_of("anon_miss"));
-	EXPECT_EQ(32, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	/* 64-127 of the old addresses were not used: candidates again. */
+	EXPECT_EQ(64 + 32, read_key("/proc/self/prepage", "anon_candidate_pages"));
 	munmap(moved, 32 * psz);
 	/* Keep the teardown's munmap inside what is still mapped. */
 	munmap(self->buf, 64 * psz);
