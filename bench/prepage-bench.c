@@ -93,7 +93,7 @@ static struct {
 	char modes[256];
 	char sequences[64];
 } opt = {
-	.apps = 6, .warmup = 4, .rounds = 6, .trials = 2,
+	.apps = 6, .warmup = 4, .rounds = 6, .trials = 3,
 	.profile_rounds = 10, .seed = 1,
 	.big_pages = 3072, .small_pages = 128, .anon_pages = 4096,
 	.file_fp = 1024, .anon_fp = 768, .work = 2000,
@@ -623,7 +623,7 @@ static void userspace_replay(struct app *a)
 /* prepage_stat of @a as "key value" pairs into @val, by @keys order. */
 static const char *stat_keys[] = {
 	"file_prepaged", "file_hit", "file_miss", "anon_prepaged", "anon_hit",
-	"anon_miss", "switches", NULL,
+	"anon_miss", "switches", "log_dropped", "file_stale", NULL,
 };
 
 static void read_stat(struct app *a, uint64_t *val)

@@ -148,6 +148,17 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_ANON_MISS]	= "anon_miss",
 };
 
+/* Precision and recall of one side, in permille, from its counters. */
+static void prepage_ratios_show(struct seq_file *m, const char *side,
+				unsigned long prepaged, unsigned long hit,
+				unsigned long miss)
+{
+	seq_printf(m, "%s_precision_permille %u\n", side,
+		   prepage_permille(hit, prepaged));
+	seq_printf(m, "%s_recall_permille %u\n", side,
+		   prepage_permille(hit, hit + miss));
+}
+
 static int prepage_stat_show(struct seq_file *m, void *v)
 {
 	struct prepage_proc *pp = m->private;
@@ -155,7 +166,6 @@ static int prepage_stat_show(struct seq_file *m, void *v)
 	struct prepage_sizes sz;
 	u64 window_ns = 0, prepage_ns = 0;
 	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
-	unsigned long hit, miss;
 	int i;
 
 	if (IS_ERR(pm))
@@ -171,18 +181,12 @@ static int prepage_stat_show(struct seq_file *m, void *v)
 
 	for (i = 0; i < NR_PREPAGE_STAT; i++)
 		seq_printf(m, "%s %lu\n", prepage_stat_names[i], stat[i]);
-	hit = stat[PREPAGE_STAT_FILE_HIT];
-	miss = stat[PREPAGE_STAT_FILE_MISS];
-	seq_printf(m, "file_precision_permille %u\n",
-		   prepage_permille(hit, stat[PREPAGE_STAT_FILE_PREPAGED]));
-	seq_printf(m, "file_recall_permille %u\n",
-		   prepage_permille(hit, hit + miss));
-	hit = stat[PREPAGE_STAT_ANON_HIT];
-	miss = stat[PREPAGE_STAT_ANON_MISS];
-	seq_printf(m, "anon_precision_permille %u\n",
-		   prepage_permille(hit, stat[PREPAGE_STAT_ANON_PREPAGED]));
-	seq_printf(m, "anon_recall_permille %u\n",
-		   prepage_permille(hit, hit + miss));
+	prepage_ratios_show(m, "file", stat[PREPAGE_STAT_FILE_PREPAGED],
+			    stat[PREPAGE_STAT_FILE_HIT],
+			    stat[PREPAGE_STAT_FILE_MISS]);
+	prepage_ratios_show(m, "anon", stat[PREPAGE_STAT_ANON_PREPAGED],
+			    stat[PREPAGE_STAT_ANON_HIT],
+			    stat[PREPAGE_STAT_ANON_MISS]);
 	prepage_sizes_show(m, &sz);
 	seq_printf(m, "last_window_ns %llu\n", window_ns);
 	seq_printf(m, "last_prepage_ns %llu\n", prepage_ns);

@@ -39,45 +39,46 @@ static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute enabled_attr = __ATTR_RW(enabled);
 
-static ssize_t file_enabled_show(struct kobject *kobj,
-				 struct kobj_attribute *attr, char *buf)
+/**
+ * struct prepage_switch - an on/off tunable
+ * @attr:	its sysfs file
+ * @val:	the variable it sets
+ */
+struct prepage_switch {
+	struct kobj_attribute attr;
+	bool *val;
+};
+
+static ssize_t switch_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
 {
-	return sysfs_emit(buf, "%d\n", READ_ONCE(prepage_file_enabled));
+	struct prepage_switch *sw = container_of(attr, struct prepage_switch,
+						 attr);
+
+	return sysfs_emit(buf, "%d\n", READ_ONCE(*sw->val));
 }
 
-static ssize_t file_enabled_store(struct kobject *kobj,
-				  struct kobj_attribute *attr,
-				  const char *buf, size_t count)
+static ssize_t switch_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
 {
+	struct prepage_switch *sw = container_of(attr, struct prepage_switch,
+						 attr);
 	bool on;
 
 	if (kstrtobool(buf, &on))
 		return -EINVAL;
-	WRITE_ONCE(prepage_file_enabled, on);
+	WRITE_ONCE(*sw->val, on);
 	return count;
 }
 
-static struct kobj_attribute file_enabled_attr = __ATTR_RW(file_enabled);
+#define PREPAGE_SWITCH(_name)						\
+	static struct prepage_switch _name##_switch = {			\
+		.attr = __ATTR(_name, 0644, switch_show, switch_store),	\
+		.val = &prepage_##_name,				\
+	}
 
-static ssize_t anon_enabled_show(struct kobject *kobj,
-				 struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%d\n", READ_ONCE(prepage_anon_enabled));
-}
-
-static ssize_t anon_enabled_store(struct kobject *kobj,
-				  struct kobj_attribute *attr,
-				  const char *buf, size_t count)
-{
-	bool on;
-
-	if (kstrtobool(buf, &on))
-		return -EINVAL;
-	WRITE_ONCE(prepage_anon_enabled, on);
-	return count;
-}
-
-static struct kobj_attribute anon_enabled_attr = __ATTR_RW(anon_enabled);
+PREPAGE_SWITCH(file_enabled);
+PREPAGE_SWITCH(anon_enabled);
 
 /**
  * struct prepage_knob - a numeric tunable
@@ -140,12 +141,12 @@ PREPAGE_KNOB(max_anon_pages, 1, 1U << 24);
 
 static struct attribute *prepage_attrs[] = {
 	&enabled_attr.attr,
-	&file_enabled_attr.attr,
+	&file_enabled_switch.attr.attr,
 	&merge_gap_pages_knob.attr.attr,
 	&big_file_pages_knob.attr.attr,
 	&metadata_stride_pages_knob.attr.attr,
 	&max_file_extents_knob.attr.attr,
-	&anon_enabled_attr.attr,
+	&anon_enabled_switch.attr.attr,
 	&anon_timeout_knob.attr.attr,
 	&batch_pages_knob.attr.attr,
 	&max_anon_pages_knob.attr.attr,
