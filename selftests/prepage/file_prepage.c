@@ -115,6 +115,31 @@ static bool evict(int fd, int nr)
 	return resident(fd, 0, nr) == 0;
 }
 
+/*
+ * The test file of a fixture: NR_PAGES pages at @path, none of them
+ * cached. Return: its descriptor; -1 if it cannot be made; -2 if its
+ * page cache cannot be dropped here (the caller skips).
+ */
+static int fixture_file(char *path)
+{
+	int fd = make_file(path, NR_PAGES);
+
+	if (fd >= 0 && !evict(fd, NR_PAGES)) {
+		close(fd);
+		unlink(path);
+		return -2;
+	}
+	return fd;
+}
+
+static void fixture_file_close(int fd, const char *path)
+{
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+}
+
 /* Touch pages [first, first + nr) through a mapping; false on bad data. */
 static bool touch_mmap(int fd, int first, int nr)
 {
@@ -168,18 +193,15 @@ FIXTURE_SETUP(file)
 	psz = sysconf(_SC_PAGESIZE);
 	if (prepage_unavailable())
 		SKIP(return, "%s", prepage_unavailable());
-	self->fd = make_file(self->path, NR_PAGES);
-	ASSERT_LE(0, self->fd) TH_LOG("cannot create a test file");
-	if (!evict(self->fd, NR_PAGES))
+	self->fd = fixture_file(self->path);
+	if (self->fd == -2)
 		SKIP(return, NO_EVICT);
+	ASSERT_LE(0, self->fd) TH_LOG("cannot create a test file");
 }
 
 FIXTURE_TEARDOWN(file)
 {
-	if (self->fd >= 0) {
-		close(self->fd);
-		unlink(self->path);
-	}
+	fixture_file_close(self->fd, self->path);
 }
 
 /*
@@ -338,10 +360,10 @@ FIXTURE_SETUP(merge)
 	self->old_gap = -1;
 	if (prepage_unavailable())
 		SKIP(return, "%s", prepage_unavailable());
-	self->fd = make_file(self->path, NR_PAGES);
-	ASSERT_LE(0, self->fd);
-	if (!evict(self->fd, NR_PAGES))
+	self->fd = fixture_file(self->path);
+	if (self->fd == -2)
 		SKIP(return, NO_EVICT);
+	ASSERT_LE(0, self->fd);
 	self->old_gap = set_knob("merge_gap_pages", 16);
 	ASSERT_LE(0, self->old_gap);
 }
@@ -350,10 +372,7 @@ FIXTURE_TEARDOWN(merge)
 {
 	if (self->old_gap >= 0)
 		set_knob("merge_gap_pages", self->old_gap);
-	if (self->fd >= 0) {
-		close(self->fd);
-		unlink(self->path);
-	}
+	fixture_file_close(self->fd, self->path);
 }
 
 TEST_F(merge, extents)
@@ -398,18 +417,15 @@ FIXTURE_SETUP(stale)
 	psz = sysconf(_SC_PAGESIZE);
 	if (prepage_unavailable())
 		SKIP(return, "%s", prepage_unavailable());
-	self->fd = make_file(self->path, NR_PAGES);
-	ASSERT_LE(0, self->fd);
-	if (!evict(self->fd, NR_PAGES))
+	self->fd = fixture_file(self->path);
+	if (self->fd == -2)
 		SKIP(return, NO_EVICT);
+	ASSERT_LE(0, self->fd);
 }
 
 FIXTURE_TEARDOWN(stale)
 {
-	if (self->fd >= 0) {
-		close(self->fd);
-		unlink(self->path);
-	}
+	fixture_file_close(self->fd, self->path);
 }
 
 /*
@@ -659,10 +675,7 @@ FIXTURE_TEARDOWN(bad)
 {
 	if (self->old_max >= 0)
 		set_knob("max_file_extents", self->old_max);
-	if (self->fd >= 0) {
-		close(self->fd);
-		unlink(self->path);
-	}
+	fixture_file_close(self->fd, self->path);
 }
 
 TEST_F(bad, input)
