@@ -235,8 +235,6 @@ struct prepage_anon_walk {
 	DECLARE_BITMAP(swapped, PTRS_PER_PTE);
 };
 
-
-
 /**
  * struct prepage_anon_work - the work of one anonymous prepager thread
  * @work:	the work
