@@ -42,12 +42,13 @@ log "VM run: $(( $(date +%s) - start ))s, exit $rc"
 # enabled but idle, fault loops only, the three interleaved, three times.
 if [ "${BENCH_OVERHEAD:-1}" != 0 ] && [ "$rc" = 0 ]; then
 	if [ ! -e "$BUILD/linux-base/.git" ]; then
-		git -C "$KSRC" worktree add -f --detach "$BUILD/linux-base" "$BASE_TAG" >/dev/null
+		git -C "$KSRC" worktree add -q -f --detach "$BUILD/linux-base" "$BASE_TAG"
 	fi
 	BASE_KERNEL=1 "$ROOT/dev/build.sh"
 	log "overhead: base / prepage off / prepage enabled-idle, interleaved x3"
-	for rep in 1 2 3; do
-		for k in base off idle; do
+	# The order rotates each round, so that drift hits all three alike.
+	for order in "base off idle" "off idle base" "idle base off"; do
+		for k in $order; do
 			cmd="/extra/prepage-bench --overhead $k"
 			[ $k = idle ] && cmd="echo 1 > /sys/kernel/mm/prepage/enabled && $cmd"
 			BASE_KERNEL=$([ $k = base ] && echo 1) \
