@@ -107,6 +107,8 @@ static const char *const mode_names[] = {
 	"prepage", NULL,
 };
 
+/* App sequences; sequence_names[] in the same order. */
+enum { SEQ_CYCLE, SEQ_HUB, SEQ_RANDOM };
 static const char *const sequence_names[] = { "cycle", "hub", "random", NULL };
 
 static int name_index(const char *const *names, const char *s)
@@ -713,27 +715,30 @@ static void *replay_thread(void *arg)
  */
 static void round_order(int seq, int r, int prev, int *order)
 {
-	int n = opt.apps, i;
+	int n = opt.apps, i, j, t;
 
 	for (i = 0; i < n; i++) {
 		long g = (long)r * n + i;	/* switches so far */
 
-		if (sequence_names[seq][0] == 'c')	/* cycle */
+		switch (seq) {
+		case SEQ_CYCLE:
 			order[i] = (i + r) % n;
-		else if (n == 1)
-			order[i] = 0;
-		else					/* hub: app 0 */
-			order[i] = g % 2 ? 1 + g / 2 % (n - 1) : 0;
+			break;
+		case SEQ_HUB:		/* every other switch to app 0 */
+			order[i] = g % 2 && n > 1 ? 1 + g / 2 % (n - 1) : 0;
+			break;
+		case SEQ_RANDOM:
+			order[i] = i;
+			break;
+		}
 	}
-	if (sequence_names[seq][0] != 'r')
+	if (seq != SEQ_RANDOM)
 		return;
-	/* random: a seeded Fisher-Yates shuffle, no app twice in a row */
-	for (i = 0; i < n; i++)
-		order[i] = i;
+	/* A seeded Fisher-Yates shuffle, no app twice in a row. */
 	for (i = n - 1; i > 0; i--) {
-		int j = mix(((uint64_t)opt.seed << 32) ^ ((uint64_t)r << 8) ^ i) %
-			(i + 1), t = order[i];
-
+		j = mix(((uint64_t)opt.seed << 32) ^ ((uint64_t)r << 8) ^ i) %
+		    (i + 1);
+		t = order[i];
 		order[i] = order[j];
 		order[j] = t;
 	}
