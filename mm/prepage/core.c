@@ -817,7 +817,9 @@ void __prepage_file_access(struct address_space *mapping, pgoff_t index,
 void __prepage_file_added(struct address_space *mapping, pgoff_t index,
 			  unsigned long nr)
 {
-	if (!READ_ONCE(prepage_file_enabled))
+	/* Nothing to note while no window is open: no prepager runs then. */
+	if (!READ_ONCE(prepage_file_enabled) ||
+	    !atomic_read(&prepage_nr_switching))
 		return;
 	if (current->flags & PF_KTHREAD)
 		prepage_file_prepager_added(mapping, index, nr);
