@@ -17,6 +17,7 @@ struct address_space;
 struct file;
 struct inode;
 struct mm_struct;
+struct task_struct;
 
 /**
  * enum prepage_proc_file - the per-process files in /proc/<pid>/
@@ -42,8 +43,8 @@ void __prepage_anon_swapin(struct mm_struct *mm, unsigned long address,
 void __prepage_file_added(struct address_space *mapping, pgoff_t index,
 			  unsigned long nr);
 
-int prepage_proc_open(struct file *file, struct mm_struct *mm,
-		      enum prepage_proc_file which);
+int prepage_proc_open(struct file *file, struct task_struct *task,
+		      struct mm_struct *mm, enum prepage_proc_file which);
 int prepage_proc_release(struct inode *inode, struct file *file);
 ssize_t prepage_proc_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos);

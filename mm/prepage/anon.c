@@ -20,8 +20,10 @@
 #include <linux/bitmap.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
+#include <linux/page_idle.h>
 #include <linux/pagewalk.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/swap.h>
@@ -59,10 +61,11 @@ static unsigned int anon_timeout_of(void *entry)
  */
 struct prepage_anon_table *prepage_anon_table_new(void)
 {
-	struct prepage_anon_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	struct prepage_anon_table *t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 
+	/* The XArray's nodes are charged like the rest of the table. */
 	if (t)
-		xa_init(&t->pages);
+		xa_init_flags(&t->pages, XA_FLAGS_ACCOUNT);
 	return t;
 }
 
@@ -78,21 +81,54 @@ void prepage_anon_table_free(struct prepage_anon_table *t)
 	kfree(t);
 }
 
-/* Add or change the entry of page @vpn; -ENOSPC past max_anon_pages. */
+/*
+ * Whether any page of the XArray chunk (XA_CHUNK_SIZE pages) of @vpn has
+ * an entry. A table's memory is mostly one node per used chunk, whatever
+ * the number of entries in it: tables are bounded in chunks as well.
+ */
+static bool anon_chunk_used(struct prepage_anon_table *t, unsigned long vpn)
+{
+	unsigned long first = round_down(vpn, XA_CHUNK_SIZE);
+
+	return xa_find(&t->pages, &first, first + XA_CHUNK_SIZE - 1,
+		       XA_PRESENT);
+}
+
+/*
+ * The most chunks a table may use: entries a quarter as dense as they
+ * can be. Sparse tables cost memory out of proportion to their entries.
+ */
+static unsigned long anon_max_chunks(void)
+{
+	return max(4UL * READ_ONCE(prepage_max_anon_pages) / XA_CHUNK_SIZE,
+		   1UL);
+}
+
+/*
+ * Add or change the entry of page @vpn. Return: 0; -ENOSPC past
+ * max_anon_pages entries or past the chunks they may use; -ENOMEM.
+ */
 static int anon_table_set(struct prepage_anon_table *t, unsigned long vpn,
 			  bool target, unsigned int timeout)
 {
 	void *old = xa_load(&t->pages, vpn);
+	bool new_chunk = false;
 	int err;
 
-	if (!old && t->nr_candidates + t->nr_targets >=
+	if (!old) {
+		if (t->nr_candidates + t->nr_targets >=
 		    READ_ONCE(prepage_max_anon_pages))
-		return -ENOSPC;
+			return -ENOSPC;
+		new_chunk = !anon_chunk_used(t, vpn);
+		if (new_chunk && t->nr_chunks >= anon_max_chunks())
+			return -ENOSPC;
+	}
 	err = xa_err(xa_store(&t->pages, vpn,
 			      xa_mk_value(anon_entry(target, timeout)),
-			      GFP_KERNEL));
+			      GFP_KERNEL_ACCOUNT));
 	if (err)
 		return err;
+	t->nr_chunks += new_chunk;
 	if (old) {
 		if (anon_is_target(old))
 			t->nr_targets--;
@@ -112,6 +148,8 @@ static void anon_table_erase(struct prepage_anon_table *t, unsigned long vpn)
 
 	if (!old)
 		return;
+	if (!anon_chunk_used(t, vpn))
+		t->nr_chunks--;
 	if (anon_is_target(old))
 		t->nr_targets--;
 	else
@@ -120,55 +158,121 @@ static void anon_table_erase(struct prepage_anon_table *t, unsigned long vpn)
 
 /* ---- page table state of table pages ------------------------------------ */
 
-/* A PMD-mapped THP counts for all its pages. */
+/* Allocate the bitmaps of @w. Return: 0 or -ENOMEM. */
+static int anon_walk_alloc(struct prepage_anon_walk *w)
+{
+	unsigned long longs = BITS_TO_LONGS(PTRS_PER_PTE);
+	unsigned long *maps;
+
+	*w = (struct prepage_anon_walk){};
+	maps = kmalloc_array(4 * longs, sizeof(long), GFP_KERNEL_ACCOUNT);
+	if (!maps)
+		return -ENOMEM;
+	w->present = maps;
+	w->young = maps + longs;
+	w->swapped = maps + 2 * longs;
+	w->faulted = maps + 3 * longs;
+	return 0;
+}
+
+static void anon_walk_free(struct prepage_anon_walk *w)
+{
+	kfree(w->present);
+	w->present = NULL;
+}
+
+/*
+ * An accessed bit the engine clears for its own bookkeeping is handed to
+ * the folio (as page_idle and DAMON do), so that reclaim still sees the
+ * access. Not when the access was the prepager's own fault: a page
+ * brought in speculatively must not look used.
+ */
+static void anon_walk_transfer(struct prepage_anon_walk *w,
+			       struct folio *folio)
+{
+	if (folio && !w->only)
+		folio_set_young(folio);
+}
+
+/* A PMD-mapped THP counts for all its pages. Called with its lock held. */
+static void anon_walk_huge(struct prepage_anon_walk *w, pmd_t *pmd,
+			   unsigned long addr, unsigned long next,
+			   struct mm_walk *walk)
+{
+	unsigned long i = (addr >> PAGE_SHIFT) - w->base;
+	unsigned long n = (next - addr) >> PAGE_SHIFT;
+	unsigned long haddr = addr & PMD_MASK;
+	pmd_t pmdval = pmdp_get(pmd);
+
+	if (!pmd_present(pmdval))
+		return;		/* being migrated: neither present nor swapped */
+	bitmap_set(w->present, i, n);
+	if (!w->clear_young ||
+	    (w->only && find_next_bit(w->only, i + n, i) >= i + n))
+		return;
+	if (pmdp_clear_young_notify(walk->vma, haddr, pmd)) {
+		bitmap_set(w->young, i, n);
+		anon_walk_transfer(w, pmd_folio(pmdval));
+	}
+}
+
+/*
+ * The page table level is walked here, never by walk_page_range()'s
+ * pte_entry: that would split a THP that appears after this looked.
+ * The PMD is read under its lock, as mincore and DAMON do.
+ */
 static int anon_walk_pmd(pmd_t *pmd, unsigned long addr, unsigned long next,
 			 struct mm_walk *walk)
 {
 	struct prepage_anon_walk *w = walk->private;
 	unsigned long i = (addr >> PAGE_SHIFT) - w->base;
+	pte_t *start_pte, *pte;
 	spinlock_t *ptl;	/* the page table lock */
 
-	if (!pmd_trans_huge(pmdp_get(pmd)))
-		return 0;	/* on to the PTEs */
-	ptl = pmd_lock(walk->mm, pmd);
-	if (pmd_trans_huge(pmdp_get(pmd))) {
-		unsigned long n = (next - addr) >> PAGE_SHIFT;
-
-		bitmap_set(w->present, i, n);
-		if (w->clear_young &&
-		    (!w->only || find_next_bit(w->only, i + n, i) < i + n) &&
-		    pmdp_clear_young_notify(walk->vma, addr, pmd))
-			bitmap_set(w->young, i, n);
-		/* Not split: the PTE level is not walked. */
-		walk->action = ACTION_CONTINUE;
+	walk->action = ACTION_CONTINUE;
+	ptl = pmd_trans_huge_lock(pmd, walk->vma);
+	if (ptl) {
+		anon_walk_huge(w, pmd, addr, next, walk);
+		spin_unlock(ptl);
+		return 0;
 	}
-	spin_unlock(ptl);
-	return 0;
-}
+	start_pte = pte_offset_map_lock(walk->mm, pmd, addr, &ptl);
+	pte = start_pte;
+	if (!pte) {
+		walk->action = ACTION_AGAIN;
+		return 0;
+	}
+	for (; addr != next; pte++, addr += PAGE_SIZE, i++) {
+		pte_t ptent = ptep_get(pte);
 
-/* Called with the page table lock held. */
-static int anon_walk_pte(pte_t *pte, unsigned long addr, unsigned long next,
-			 struct mm_walk *walk)
-{
-	struct prepage_anon_walk *w = walk->private;
-	unsigned long i = (addr >> PAGE_SHIFT) - w->base;
-	pte_t ptent = ptep_get(pte);
-
-	if (pte_present(ptent)) {
+		if (is_swap_pte(ptent)) {
+			if (!non_swap_entry(pte_to_swp_entry(ptent)))
+				__set_bit(i, w->swapped);
+			continue;
+		}
+		if (!pte_present(ptent))
+			continue;
 		__set_bit(i, w->present);
-		if (w->clear_young && (!w->only || test_bit(i, w->only)) &&
-		    ptep_clear_young_notify(walk->vma, addr, pte))
+		if (!w->clear_young || (w->only && !test_bit(i, w->only)))
+			continue;
+		/*
+		 * The pages the prepager just faulted in may be in a TLB
+		 * already: flush, or the app's next access would not set
+		 * the bit again.
+		 */
+		if (w->only ? ptep_clear_flush_young_notify(walk->vma, addr, pte) :
+		    ptep_clear_young_notify(walk->vma, addr, pte)) {
 			__set_bit(i, w->young);
-	} else if (is_swap_pte(ptent) &&
-		   !non_swap_entry(pte_to_swp_entry(ptent))) {
-		__set_bit(i, w->swapped);
+			anon_walk_transfer(w, vm_normal_folio(walk->vma, addr,
+							      ptent));
+		}
 	}
+	pte_unmap_unlock(start_pte, ptl);
 	return 0;
 }
 
 static const struct mm_walk_ops anon_walk_ops = {
 	.pmd_entry	= anon_walk_pmd,
-	.pte_entry	= anon_walk_pte,
 	.walk_lock	= PGWALK_RDLOCK,
 };
 
@@ -189,8 +293,8 @@ static void anon_walk_span(struct mm_struct *mm, struct prepage_anon_walk *w,
 /*
  * Call @fn for every entry of @t with what the page tables say of its
  * page, one page table's span at a time, clearing the accessed bits.
- * The caller holds @mm's mmap lock and may change the entry @fn is given
- * and those before it.
+ * @fn may change the entry it is given and those before it. Takes @mm's
+ * mmap lock for each span's walk, and never across @fn.
  */
 static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 			    struct prepage_anon_walk *w,
@@ -215,7 +319,10 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 		xa_for_each_range(&t->pages, vpn, entry, first,
 				  w->base + span - 1)
 			last = vpn;
+		/* The mmap lock is held a page table's span at a time. */
+		mmap_read_lock(mm);
 		anon_walk_span(mm, w, first, last);
+		mmap_read_unlock(mm);
 		xa_for_each_range(&t->pages, vpn, entry, first, last) {
 			unsigned long i = vpn - w->base;
 
@@ -250,6 +357,7 @@ void prepage_anon_window_start(struct prepage_mm *pm)
 	struct prepage_anon_table *t = pm->anon_table;
 	struct mm_struct *mm = pm->slot.mm;
 	struct prepage_anon_plan *plan;
+	struct prepage_anon_walk w;
 	bool cleared = false;
 	unsigned long vpn;
 	unsigned int n = 0;
@@ -260,17 +368,19 @@ void prepage_anon_window_start(struct prepage_mm *pm)
 	pm->anon_plan_nr = 0;
 	if (!t || !(t->nr_candidates + t->nr_targets))
 		return;
+	/* Without the bitmaps the window neither prepages nor learns. */
+	if (anon_walk_alloc(&w))
+		return;
 
-	mmap_read_lock(mm);
-	anon_table_walk(mm, t, &pm->anon_walk, anon_clear_one, &cleared);
-	mmap_read_unlock(mm);
+	anon_table_walk(mm, t, &w, anon_clear_one, &cleared);
+	anon_walk_free(&w);
 	/* The app's TLB entries must not hide its next accesses. */
 	if (cleared)
 		flush_tlb_mm(mm);
 
 	if (!t->nr_targets)
 		return;
-	plan = kvmalloc_array(t->nr_targets, sizeof(*plan), GFP_KERNEL);
+	plan = kvmalloc_array(t->nr_targets, sizeof(*plan), GFP_KERNEL_ACCOUNT);
 	if (!plan)
 		return;
 	xa_for_each(&t->pages, vpn, entry) {
@@ -337,6 +447,7 @@ void prepage_anon_window_end(struct prepage_mm *pm,
 	struct prepage_anon_table *t = pm->anon_table;
 	struct mm_struct *mm = pm->slot.mm;
 	struct prepage_extents missed = {};
+	struct prepage_anon_walk w;
 	struct anon_end e = {
 		.pm = pm, .plan = pm->anon_plan, .plan_nr = pm->anon_plan_nr,
 		.timeout = timeout,
@@ -354,10 +465,9 @@ void prepage_anon_window_end(struct prepage_mm *pm,
 		t = prepage_anon_table_new();
 		pm->anon_table = t;
 	}
-	if (t) {
-		mmap_read_lock(mm);
-		anon_table_walk(mm, t, &pm->anon_walk, anon_end_one, &e);
-		mmap_read_unlock(mm);
+	if (t && !anon_walk_alloc(&w)) {
+		anon_table_walk(mm, t, &w, anon_end_one, &e);
+		anon_walk_free(&w);
 		/* What the app swapped in itself: new candidates. */
 		for (i = 0; i < missed.nr; i++) {
 			unsigned long vpn = missed.ext[i].start;
@@ -418,20 +528,87 @@ static bool prepage_anon_vma_ok(struct vm_area_struct *vma)
 	return !userfaultfd_armed(vma);
 }
 
+#ifdef CONFIG_PER_VMA_LOCK
+/*
+ * Fault in page @addr of @mm as a read fault of the app would, under the
+ * lock of its VMA only, which is given up when the VMA is contended: the
+ * app then faults the page in itself. A SCHED_IDLE prepager never holds
+ * the mmap lock across a swap-in, and the VMA is checked under its lock,
+ * so a VMA armed with userfaultfd since it was planned is never faulted.
+ * Return: true if the page is mapped now.
+ */
+static bool prepage_anon_fault(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma = lock_vma_under_rcu(mm, addr);
+	vm_fault_t ret;
+
+	if (!vma)
+		return false;
+	if (!prepage_anon_vma_ok(vma)) {
+		vma_end_read(vma);
+		return false;
+	}
+	/* No FAULT_FLAG_WRITE: a COW page stays shared, a read-only one so. */
+	ret = handle_mm_fault(vma, addr, FAULT_FLAG_VMA_LOCK |
+			      FAULT_FLAG_REMOTE | FAULT_FLAG_ALLOW_RETRY |
+			      FAULT_FLAG_KILLABLE, NULL);
+	/* The lock is gone with these: the page was busy, leave it. */
+	if (ret & (VM_FAULT_RETRY | VM_FAULT_COMPLETED))
+		return false;
+	vma_end_read(vma);
+	return !(ret & VM_FAULT_ERROR);
+}
+
+/* Fault in pages [@vpn, @vpn + @nr) of @mm; mark those mapped in @w. */
+static void prepage_anon_fault_run(struct prepage_mm *pm,
+				   struct prepage_anon_walk *w,
+				   unsigned long vpn, unsigned int nr)
+{
+	for (; nr && !READ_ONCE(pm->anon_stop); vpn++, nr--)
+		if (prepage_anon_fault(pm->slot.mm, vpn << PAGE_SHIFT))
+			__set_bit(vpn - w->base, w->faulted);
+}
+#else
+/* Without per-VMA locks: one GUP call for the run, under the mmap lock. */
+static void prepage_anon_fault_run(struct prepage_mm *pm,
+				   struct prepage_anon_walk *w,
+				   unsigned long vpn, unsigned int nr)
+{
+	struct mm_struct *mm = pm->slot.mm;
+	struct vm_area_struct *vma;
+	int locked = 1;
+	long ret;
+
+	if (mmap_read_lock_killable(mm))
+		return;
+	vma = vma_lookup(mm, vpn << PAGE_SHIFT);
+	if (!vma || !prepage_anon_vma_ok(vma) ||
+	    ((vpn + nr) << PAGE_SHIFT) > vma->vm_end) {
+		mmap_read_unlock(mm);
+		return;
+	}
+	ret = get_user_pages_remote(mm, vpn << PAGE_SHIFT, nr, 0, NULL,
+				    &locked);
+	if (locked)
+		mmap_read_unlock(mm);
+	if (ret > 0)
+		bitmap_set(w->faulted, vpn - w->base, ret);
+}
+#endif
+
 /*
  * Prepage the plan entries [@i, @end) of @pm, which lie in one page
- * table's span: one walk finds those still swapped out, one fault call
- * per run of them in one VMA swaps them in and maps them, as a read
- * fault of the app would, and a last walk clears the accessed bits those
- * faults set, so that the end of the window sees only the app's own use.
- * The caller holds the mmap lock; it may be dropped and retaken.
+ * table's span: one walk finds those still swapped out, each run of them
+ * is faulted in as a read fault of the app would, and a last walk clears
+ * the accessed bits those faults set, so that the end of the window sees
+ * only the app's own use. The mmap lock is held for the walks only,
+ * never across a swap-in.
  */
 static void prepage_anon_span(struct prepage_mm *pm,
-			      struct prepage_anon_work *aw,
+			      struct prepage_anon_walk *w,
 			      unsigned int i, unsigned int end)
 {
 	struct prepage_anon_plan *plan = pm->anon_plan;
-	struct prepage_anon_walk *w = &aw->walk;
 	struct mm_struct *mm = pm->slot.mm;
 	unsigned long first = plan[i].vpn, last = plan[end - 1].vpn;
 	unsigned int k, run;
@@ -439,46 +616,35 @@ static void prepage_anon_span(struct prepage_mm *pm,
 	w->base = round_down(first, PTRS_PER_PTE);
 	w->clear_young = false;
 	w->only = NULL;
+	if (mmap_read_lock_killable(mm))
+		return;
 	anon_walk_span(mm, w, first, last);
-	bitmap_zero(aw->faulted, PTRS_PER_PTE);
+	mmap_read_unlock(mm);
+	bitmap_zero(w->faulted, PTRS_PER_PTE);
 
 	for (k = i; k < end && !READ_ONCE(pm->anon_stop); k += run) {
-		unsigned long addr = plan[k].vpn << PAGE_SHIFT;
-		struct vm_area_struct *vma;
-		int locked = 1;
-		long ret;
-
 		run = 1;
 		if (!test_bit(plan[k].vpn - w->base, w->swapped))
 			continue;
-		vma = vma_lookup(mm, addr);
-		if (!vma || !prepage_anon_vma_ok(vma))
-			continue;
-		/* Consecutive pages still swapped out, in this VMA. */
+		/* Consecutive pages still swapped out. */
 		while (k + run < end &&
 		       plan[k + run].vpn == plan[k].vpn + run &&
-		       test_bit(plan[k + run].vpn - w->base, w->swapped) &&
-		       (plan[k + run].vpn << PAGE_SHIFT) < vma->vm_end)
+		       test_bit(plan[k + run].vpn - w->base, w->swapped))
 			run++;
-		/*
-		 * No FOLL_WRITE: a COW page stays shared, a read-only one
-		 * read-only.
-		 */
-		ret = get_user_pages_remote(mm, addr, run, 0, NULL, &locked);
-		if (!locked)
-			mmap_read_lock(mm);
-		if (ret > 0)
-			bitmap_set(aw->faulted, plan[k].vpn - w->base, ret);
+		prepage_anon_fault_run(pm, w, plan[k].vpn, run);
 	}
-	if (bitmap_empty(aw->faulted, PTRS_PER_PTE))
+	if (bitmap_empty(w->faulted, PTRS_PER_PTE))
 		return;
 	w->clear_young = true;
-	w->only = aw->faulted;
+	w->only = w->faulted;
+	if (mmap_read_lock_killable(mm))
+		return;
 	anon_walk_span(mm, w, first, last);
+	mmap_read_unlock(mm);
 	for (k = i; k < end; k++) {
 		unsigned long b = plan[k].vpn - w->base;
 
-		if (test_bit(b, aw->faulted) && test_bit(b, w->present)) {
+		if (test_bit(b, w->faulted) && test_bit(b, w->present)) {
 			plan[k].prepaged = true;
 			prepage_stat_add(pm, PREPAGE_STAT_ANON_PREPAGED, 1);
 		}
@@ -502,17 +668,24 @@ static void prepage_anon_work(struct kthread_work *work)
 	struct mm_struct *mm = pm->slot.mm;
 	unsigned int batch = max(READ_ONCE(prepage_batch_pages), 1U);
 	unsigned int nr = pm->anon_plan_nr;
+	struct prepage_charge charge;
+	struct prepage_anon_walk w;
 
-	/* No reference is held across windows: the app may be exiting. */
+	/*
+	 * The state pins the mm_struct (mmgrab()), not its pages: the app
+	 * may be exiting.
+	 */
 	if (!mmget_not_zero(mm))
 		goto out;
+	if (anon_walk_alloc(&w))
+		goto put;
+	prepage_charge_begin(mm, &charge);
 	for (;;) {
 		unsigned int i = atomic_fetch_add(batch, &pm->anon_cursor);
 		unsigned int end = min(i + batch, nr);
 
 		if (i >= nr)
 			break;
-		mmap_read_lock(mm);
 		/* A batch may cross page tables: one span at a time. */
 		while (i < end && !READ_ONCE(pm->anon_stop)) {
 			unsigned long span = round_down(pm->anon_plan[i].vpn,
@@ -522,10 +695,9 @@ static void prepage_anon_work(struct kthread_work *work)
 			while (j < end && round_down(pm->anon_plan[j].vpn,
 						     PTRS_PER_PTE) == span)
 				j++;
-			prepage_anon_span(pm, aw, i, j);
+			prepage_anon_span(pm, &w, i, j);
 			i = j;
 		}
-		mmap_read_unlock(mm);
 		if (READ_ONCE(pm->anon_stop))
 			break;
 		cond_resched();
@@ -535,6 +707,9 @@ static void prepage_anon_work(struct kthread_work *work)
 	 * fills: prepaged pages the app does not use must be reclaimable.
 	 */
 	lru_add_drain();
+	prepage_charge_end(&charge);
+	anon_walk_free(&w);
+put:
 	/* Not mmput(): tearing the mm down here would wait for this work. */
 	mmput_async(mm);
 out:
@@ -599,15 +774,22 @@ void prepage_anon_init(struct prepage_mm *pm)
  *		with "anon" are skipped.
  * @tp:		on success, the table, or NULL if there was no anon line
  *
- * A line is "anon ADDR:NR_PAGES target=0|1 timeout=N", ADDR page aligned.
+ * A line is "anon ADDR:NR_PAGES target=0|1 timeout=N", ADDR page aligned
+ * and the range within the user address space. The pages of all lines
+ * are counted, whether or not lines overlap, so that the work of a parse
+ * is bounded by max_anon_pages; the parse reschedules and stops on a
+ * fatal signal.
  *
- * Return: 0; -EINVAL for a malformed line; -ENOSPC for more than
- * max_anon_pages pages; -ENOMEM.
+ * Return: 0; -EINVAL for a malformed line or a range outside the user
+ * address space; -ENOSPC for more than max_anon_pages pages in all, or
+ * pages spread too thinly; -EINTR; -ENOMEM.
  */
 int prepage_anon_table_parse(char *buf, struct prepage_anon_table **tp)
 {
+	unsigned long max_pages = READ_ONCE(prepage_max_anon_pages);
 	unsigned int max_timeout = PREPAGE_MAX_ANON_TIMEOUT;
 	struct prepage_anon_table *t = NULL;
+	unsigned long pages = 0;
 	char *line;
 	int err = 0;
 
@@ -615,6 +797,7 @@ int prepage_anon_table_parse(char *buf, struct prepage_anon_table **tp)
 		char *range, *field, *nr_s;
 		unsigned long addr, nr, vpn;
 		unsigned int timeout = 0;
+		u64 addr64, nr64;
 		int target = -1;
 
 		line = strim(line);
@@ -627,11 +810,13 @@ int prepage_anon_table_parse(char *buf, struct prepage_anon_table **tp)
 		if (!nr_s)
 			goto fail;
 		*nr_s++ = '\0';
-		if (kstrtoul(range, 0, &addr) || kstrtoul(nr_s, 0, &nr) ||
-		    !nr || !PAGE_ALIGNED(addr) ||
-		    (addr >> PAGE_SHIFT) + nr - 1 < (addr >> PAGE_SHIFT) ||
-		    nr > ULONG_MAX >> PAGE_SHIFT)
+		if (prepage_parse_u64(range, &addr64) ||
+		    prepage_parse_u64(nr_s, &nr64) || !nr64 ||
+		    addr64 >= TASK_SIZE_MAX || !PAGE_ALIGNED(addr64) ||
+		    nr64 > (TASK_SIZE_MAX - addr64) >> PAGE_SHIFT)
 			goto fail;
+		addr = addr64;
+		nr = nr64;
 		while ((field = line ? strsep(&line, " \t") : NULL)) {
 			if (!*field)
 				continue;
@@ -646,6 +831,10 @@ int prepage_anon_table_parse(char *buf, struct prepage_anon_table **tp)
 		}
 		if (target < 0 || !timeout)
 			goto fail;
+		err = -ENOSPC;
+		if (nr > max_pages - pages)
+			goto fail;
+		pages += nr;
 		err = -ENOMEM;
 		if (!t)
 			t = prepage_anon_table_new();
@@ -653,8 +842,12 @@ int prepage_anon_table_parse(char *buf, struct prepage_anon_table **tp)
 			goto fail;
 		for (vpn = addr >> PAGE_SHIFT; nr--; vpn++) {
 			err = anon_table_set(t, vpn, target, timeout);
+			if (!err && fatal_signal_pending(current))
+				err = -EINTR;
 			if (err)
 				goto fail;
+			if (!(vpn % XA_CHUNK_SIZE))
+				cond_resched();
 		}
 	}
 	*tp = t;

@@ -9,14 +9,18 @@
 
 #define pr_fmt(fmt) "prepage: " fmt
 
+#include <linux/cgroup.h>
 #include <linux/hashtable.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/prepage.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -91,7 +95,14 @@ static unsigned int extents_search(const struct prepage_extents *set,
 	return lo;
 }
 
-static int extents_reserve(struct prepage_extents *set, unsigned int nr)
+/**
+ * prepage_extents_reserve() - make room in a set
+ * @set:	the set
+ * @nr:		extents it must have room for
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int prepage_extents_reserve(struct prepage_extents *set, unsigned int nr)
 {
 	struct prepage_extent *ext;
 	unsigned int cap;
@@ -99,11 +110,50 @@ static int extents_reserve(struct prepage_extents *set, unsigned int nr)
 	if (nr <= set->cap)
 		return 0;
 	cap = max3(nr, 2 * set->cap, 4U);
-	ext = krealloc_array(set->ext, cap, sizeof(*ext), GFP_KERNEL);
+	/* Charged to the memcg the caller charges the app's tables to. */
+	ext = kvrealloc(set->ext, array_size(cap, sizeof(*ext)),
+			GFP_KERNEL_ACCOUNT);
 	if (!ext)
 		return -ENOMEM;
 	set->ext = ext;
 	set->cap = cap;
+	return 0;
+}
+
+/* Add [@start, @start + @nr) to @set, growing it only if @may_alloc. */
+static int __extents_add(struct prepage_extents *set, pgoff_t start,
+			 pgoff_t nr, bool may_alloc)
+{
+	pgoff_t end = start + nr;
+	unsigned int lo, hi;
+
+	if (!nr || end < start)
+		return -EINVAL;
+	lo = extents_search(set, start, true);
+	hi = lo;
+	while (hi < set->nr && set->ext[hi].start <= end)
+		hi++;
+	if (lo == hi) {
+		int err = -ENOSPC;
+
+		if (set->nr < set->cap)
+			err = 0;
+		else if (may_alloc)
+			err = prepage_extents_reserve(set, set->nr + 1);
+		if (err)
+			return err;
+		memmove(&set->ext[lo + 1], &set->ext[lo],
+			(set->nr - lo) * sizeof(*set->ext));
+		set->ext[lo] = (struct prepage_extent){ start, nr };
+		set->nr++;
+		return 0;
+	}
+	start = min(start, set->ext[lo].start);
+	end = max(end, extent_end(&set->ext[hi - 1]));
+	set->ext[lo] = (struct prepage_extent){ start, end - start };
+	memmove(&set->ext[lo + 1], &set->ext[hi],
+		(set->nr - hi) * sizeof(*set->ext));
+	set->nr -= hi - lo - 1;
 	return 0;
 }
 
@@ -120,33 +170,25 @@ static int extents_reserve(struct prepage_extents *set, unsigned int nr)
  */
 int prepage_extents_add(struct prepage_extents *set, pgoff_t start, pgoff_t nr)
 {
-	pgoff_t end = start + nr;
-	unsigned int lo, hi;
+	return __extents_add(set, start, nr, true);
+}
 
-	if (!nr || end < start)
-		return -EINVAL;
-	lo = extents_search(set, start, true);
-	hi = lo;
-	while (hi < set->nr && set->ext[hi].start <= end)
-		hi++;
-	if (lo == hi) {
-		int err = extents_reserve(set, set->nr + 1);
-
-		if (err)
-			return err;
-		memmove(&set->ext[lo + 1], &set->ext[lo],
-			(set->nr - lo) * sizeof(*set->ext));
-		set->ext[lo] = (struct prepage_extent){ start, nr };
-		set->nr++;
-		return 0;
-	}
-	start = min(start, set->ext[lo].start);
-	end = max(end, extent_end(&set->ext[hi - 1]));
-	set->ext[lo] = (struct prepage_extent){ start, end - start };
-	memmove(&set->ext[lo + 1], &set->ext[hi],
-		(set->nr - hi) * sizeof(*set->ext));
-	set->nr -= hi - lo - 1;
-	return 0;
+/**
+ * prepage_extents_add_reserved() - add a run of pages without allocating
+ * @set:	the set, with room made by prepage_extents_reserve()
+ * @start:	index of the first page
+ * @nr:		number of pages
+ *
+ * For callers that must not allocate: as prepage_extents_add(), but
+ * -ENOSPC instead of growing the set.
+ *
+ * Return: 0, -EINVAL for an empty or wrapping run, or -ENOSPC (the set
+ * is unchanged then).
+ */
+int prepage_extents_add_reserved(struct prepage_extents *set, pgoff_t start,
+				 pgoff_t nr)
+{
+	return __extents_add(set, start, nr, false);
 }
 
 /**
@@ -174,7 +216,7 @@ int prepage_extents_remove(struct prepage_extents *set, pgoff_t start,
 		return 0;
 	if (set->ext[lo].start < start && extent_end(&set->ext[lo]) > end) {
 		struct prepage_extent *e;
-		int err = extents_reserve(set, set->nr + 1);
+		int err = prepage_extents_reserve(set, set->nr + 1);
 
 		if (err)
 			return err;
@@ -217,6 +259,22 @@ bool prepage_extents_contains(const struct prepage_extents *set, pgoff_t index)
 	unsigned int i = extents_search(set, index, false);
 
 	return i < set->nr && set->ext[i].start <= index;
+}
+
+/**
+ * prepage_extents_truncate() - remove the pages from an index on
+ * @set:	the set
+ * @end:	the first page to remove; the pages before it stay
+ */
+void prepage_extents_truncate(struct prepage_extents *set, pgoff_t end)
+{
+	unsigned int i = extents_search(set, end, false);
+
+	if (i < set->nr && set->ext[i].start < end) {
+		set->ext[i].nr = end - set->ext[i].start;
+		i++;
+	}
+	set->nr = i;
 }
 
 /**
@@ -326,28 +384,48 @@ int prepage_extents_subtract(struct prepage_extents *set,
  */
 void prepage_extents_destroy(struct prepage_extents *set)
 {
-	kfree(set->ext);
+	kvfree(set->ext);
 	*set = (struct prepage_extents){};
+}
+
+/**
+ * prepage_parse_u64() - parse a number of a table line
+ * @s:		the number: decimal, or hexadecimal with a 0x prefix
+ * @val:	the number, on return
+ *
+ * Return: 0 or -EINVAL. Octal, which kstrtou64() would take from a
+ * leading 0, is read as decimal: the table format has no octal.
+ */
+int prepage_parse_u64(const char *s, u64 *val)
+{
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return kstrtou64(s + 2, 16, val) ? -EINVAL : 0;
+	return kstrtou64(s, 10, val) ? -EINVAL : 0;
 }
 
 /**
  * prepage_parse_ranges() - parse byte ranges into a set of pages
  * @s:			"OFFSET:LENGTH[,OFFSET:LENGTH...]"; modified
  * @set:		the set the pages are added to
- * @max_extents:	the most extents @set may end up with
+ * @max_extents:	the most ranges @s may have, and extents @set may end
+ *			up with
  *
  * Offsets and lengths are in bytes, decimal or 0x-prefixed hexadecimal,
  * page aligned, with lengths above zero and ranges that end within the
  * largest file size. This is the range format of the table lines written
- * to /proc/<pid>/prepage_table.
+ * to /proc/<pid>/prepage_table. Ranges are counted whether or not they
+ * overlap others, so that the work of a parse is bounded by
+ * @max_extents; the parse reschedules and stops on a fatal signal.
  *
  * Return: 0; -EINVAL for a malformed, unaligned, empty or overflowing
- * range; -E2BIG when @set would exceed @max_extents; -ENOMEM. On error
- * @set holds what was added before it: the caller discards it.
+ * range; -E2BIG when @s has more than @max_extents ranges; -EINTR;
+ * -ENOMEM. On error @set holds what was added before it: the caller
+ * discards it.
  */
 int prepage_parse_ranges(char *s, struct prepage_extents *set,
 			 unsigned int max_extents)
 {
+	unsigned int ranges = 0;
 	char *range;
 
 	while ((range = strsep(&s, ","))) {
@@ -355,10 +433,16 @@ int prepage_parse_ranges(char *s, struct prepage_extents *set,
 		u64 off, bytes, end;
 		int err;
 
+		if (++ranges > max_extents)
+			return -E2BIG;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
 		if (!len)
 			return -EINVAL;
 		*len++ = '\0';
-		if (kstrtou64(range, 0, &off) || kstrtou64(len, 0, &bytes))
+		if (prepage_parse_u64(range, &off) ||
+		    prepage_parse_u64(len, &bytes))
 			return -EINVAL;
 		if (!bytes || !PAGE_ALIGNED(off) || !PAGE_ALIGNED(bytes) ||
 		    check_add_overflow(off, bytes, &end) ||
@@ -368,8 +452,6 @@ int prepage_parse_ranges(char *s, struct prepage_extents *set,
 					  bytes >> PAGE_SHIFT);
 		if (err)
 			return err;
-		if (set->nr > max_extents)
-			return -E2BIG;
 	}
 	return 0;
 }
@@ -405,7 +487,8 @@ static struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm)
 {
 	struct mm_slot *slot;
 
-	hash_for_each_possible_rcu(prepage_slots, slot, hash, (unsigned long)mm)
+	hash_for_each_possible_rcu(prepage_slots, slot, hash, (unsigned long)mm,
+				   lockdep_is_held(&prepage_slots_lock))
 		if (slot->mm == mm)
 			return container_of(slot, struct prepage_mm, slot);
 	return NULL;
@@ -415,6 +498,8 @@ static void prepage_mm_free(struct kref *kref)
 {
 	struct prepage_mm *pm = container_of(kref, struct prepage_mm, kref);
 
+	/* Lockless lookups only compare slot.mm: it may go before them. */
+	mmdrop(pm->slot.mm);
 	kfree_rcu(pm, rcu);
 }
 
@@ -449,7 +534,7 @@ struct prepage_mm *prepage_mm_get(struct mm_struct *mm, bool create)
 	if (pm || !create)
 		return pm;
 
-	new = kmem_cache_zalloc(prepage_mm_cache, GFP_KERNEL);
+	new = kmem_cache_zalloc(prepage_mm_cache, GFP_KERNEL_ACCOUNT);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&new->kref);		/* the hash's reference */
@@ -467,6 +552,8 @@ struct prepage_mm *prepage_mm_get(struct mm_struct *mm, bool create)
 	} else if (!prepage_on) {
 		pm = ERR_PTR(-ENODEV);
 	} else {
+		/* The state keeps the mm_struct, not its pages: see below. */
+		mmgrab(mm);
 		new->slot.mm = mm;
 		hash_add_rcu(prepage_slots, &new->slot.hash, (unsigned long)mm);
 		pm = new;
@@ -476,6 +563,64 @@ struct prepage_mm *prepage_mm_get(struct mm_struct *mm, bool create)
 	if (new)
 		kmem_cache_free(prepage_mm_cache, new);
 	return pm;
+}
+
+/**
+ * prepage_charge_begin() - charge what the current thread does to an app
+ * @mm:		the app's address space; the caller keeps it from being
+ *		freed
+ * @c:		saved state, for prepage_charge_end()
+ *
+ * Speculative work is the app's: the memory it allocates (page cache,
+ * swap-ins, page tables, the tables of the engine) is charged to the
+ * app's memory cgroup, and, in a kernel thread, the I/O it issues is
+ * throttled as the app's block cgroup.
+ */
+void prepage_charge_begin(struct mm_struct *mm, struct prepage_charge *c)
+{
+	c->memcg = get_mem_cgroup_from_mm(mm);
+	c->old_memcg = set_active_memcg(c->memcg);
+#if defined(CONFIG_BLK_CGROUP) && defined(CONFIG_MEMCG)
+	c->blkcg = NULL;
+	if (current->flags & PF_KTHREAD) {
+		struct task_struct *owner;
+
+		rcu_read_lock();
+		owner = rcu_dereference(mm->owner);
+		if (owner)
+			c->blkcg = task_get_css(owner, io_cgrp_id);
+		rcu_read_unlock();
+		kthread_associate_blkcg(c->blkcg);
+	}
+#endif
+}
+
+/**
+ * prepage_charge_end() - end what prepage_charge_begin() began
+ * @c:	the state prepage_charge_begin() saved
+ */
+void prepage_charge_end(struct prepage_charge *c)
+{
+#if defined(CONFIG_BLK_CGROUP) && defined(CONFIG_MEMCG)
+	if (c->blkcg) {
+		kthread_associate_blkcg(NULL);
+		css_put(c->blkcg);
+	}
+#endif
+	set_active_memcg(c->old_memcg);
+	mem_cgroup_put(c->memcg);
+}
+
+/*
+ * Take @pm out of the hash (the caller holds prepage_slots_lock). From
+ * here on it takes no new window or table, even from a holder of a
+ * reference taken before, and it is shut down by whoever unhashed it.
+ */
+static void prepage_mm_unhash(struct prepage_mm *pm)
+{
+	lockdep_assert_held(&prepage_slots_lock);
+	hash_del_rcu(&pm->slot.hash);
+	WRITE_ONCE(pm->dead, true);
 }
 
 /*
@@ -508,7 +653,6 @@ static void prepage_mm_shutdown(struct prepage_mm *pm)
 	struct prepage_log_entry *log;
 
 	mutex_lock(&pm->lock);
-	pm->dead = true;
 	if (pm->state == PREPAGE_SWITCHING)
 		__prepage_window_close(pm);
 	prepage_file_table_free(&pm->file_table);
@@ -549,7 +693,7 @@ void __prepage_exit_mm(struct mm_struct *mm)
 	spin_lock(&prepage_slots_lock);
 	pm = prepage_mm_lookup(mm);
 	if (pm)
-		hash_del_rcu(&pm->slot.hash);
+		prepage_mm_unhash(pm);
 	spin_unlock(&prepage_slots_lock);
 	if (pm) {
 		prepage_mm_shutdown(pm);
@@ -578,7 +722,7 @@ int prepage_switch_start(struct prepage_mm *pm)
 
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
-	if (pm->dead) {
+	if (READ_ONCE(pm->dead)) {
 		ret = -ESRCH;
 		goto out;
 	}
@@ -586,7 +730,7 @@ int prepage_switch_start(struct prepage_mm *pm)
 		struct prepage_log_entry *log;
 
 		log = kvmalloc_array(PREPAGE_LOG_ENTRIES, sizeof(*log),
-				     GFP_KERNEL);
+				     GFP_KERNEL_ACCOUNT);
 		if (!log) {
 			ret = -ENOMEM;
 			goto out;
@@ -700,7 +844,7 @@ int prepage_load_tables(struct prepage_mm *pm,
 
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
-	if (pm->dead) {
+	if (READ_ONCE(pm->dead)) {
 		mutex_unlock(&pm->lock);
 		return -ESRCH;
 	}
@@ -875,7 +1019,7 @@ void prepage_disable(void)
 	prepage_on = false;
 	hash_for_each_safe(prepage_slots, bkt, tmp, pm, slot.hash) {
 		/* Lockless lookups may still walk slot.hash: link mm_node. */
-		hash_del_rcu(&pm->slot.hash);
+		prepage_mm_unhash(pm);
 		list_add(&pm->slot.mm_node, &dead);
 	}
 	spin_unlock(&prepage_slots_lock);
@@ -890,7 +1034,7 @@ void prepage_disable(void)
 
 static int __init prepage_init(void)
 {
-	prepage_mm_cache = KMEM_CACHE(prepage_mm, 0);
+	prepage_mm_cache = KMEM_CACHE(prepage_mm, SLAB_ACCOUNT);
 	if (!prepage_mm_cache)
 		pr_warn("cannot allocate its cache; prepage stays disabled\n");
 	return 0;

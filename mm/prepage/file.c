@@ -22,12 +22,15 @@
 
 #define pr_fmt(fmt) "prepage-file: " fmt
 
+#include <linux/cred.h>
 #include <linux/dax.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/namei.h>
 #include <linux/kthread.h>
 #include <linux/pagemap.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -35,6 +38,7 @@
 #include <linux/swap.h>
 #include <uapi/linux/sched/types.h>
 
+#include "../internal.h"
 #include "internal.h"
 
 /**
@@ -126,11 +130,12 @@ static int prepage_parse_field(char *field, struct prepage_file *f,
 	*val++ = '\0';
 	if (!strcmp(field, "ino") && !lf->has_ino) {
 		lf->has_ino = true;
-		return kstrtou64(val, 10, &lf->ino) ? -EINVAL : 0;
+		return prepage_parse_u64(val, &lf->ino);
 	}
 	if (!strcmp(field, "size") && !lf->has_size) {
 		lf->has_size = true;
-		if (kstrtou64(val, 10, &lf->size) || lf->size > MAX_LFS_FILESIZE)
+		if (prepage_parse_u64(val, &lf->size) ||
+		    lf->size > MAX_LFS_FILESIZE)
 			return -EINVAL;
 		return 0;
 	}
@@ -171,17 +176,59 @@ static bool prepage_file_stale(struct inode *inode,
 	       (lf->has_ctime && !timespec64_equal(&lf->ctime, &ctime));
 }
 
-/* Whether the page cache of @file can be prepaged at all. */
-static bool prepage_file_supported(struct file *file)
+/*
+ * Whether the page cache of @inode can be prepaged at all: evictable
+ * pages read through readahead. Not ramfs (its pages are unevictable;
+ * prepaging would fill holes with them), kernfs or shmem (no readahead),
+ * nor DAX (no page cache).
+ */
+static bool prepage_inode_supported(struct inode *inode)
 {
-	struct inode *inode = file_inode(file);
-	struct address_space *mapping = file->f_mapping;
+	struct address_space *mapping = inode->i_mapping;
 
 	return S_ISREG(inode->i_mode) && !IS_DAX(inode) &&
-	       (mapping->a_ops->read_folio || mapping->a_ops->readahead);
+	       mapping->a_ops->readahead && !mapping_unevictable(mapping);
 }
 
-static int prepage_file_parse_line(char *line,
+/*
+ * Open the file a table line names, with the credentials of the process
+ * the table is for: a table can only name files that process could read
+ * itself. The last component of @name is not followed, and what it names
+ * is checked to be a regular file on a file system prepage supports
+ * before it is opened: no FIFO, device or special file is ever opened,
+ * and the open cannot block.
+ */
+static struct file *prepage_file_open(const char *name,
+				      const struct cred *cred)
+{
+	const struct cred *old = override_creds(cred);
+	struct file *file = NULL;
+	struct inode *inode;
+	struct path path;
+	int err;
+
+	err = kern_path(name, 0, &path);
+	if (err)
+		goto out;
+	inode = d_backing_inode(path.dentry);
+	if (d_is_symlink(path.dentry))
+		err = -ELOOP;
+	else if (!d_is_reg(path.dentry) || !prepage_inode_supported(inode))
+		err = -EINVAL;
+	else
+		err = inode_permission(mnt_idmap(path.mnt), inode, MAY_READ);
+	if (!err) {
+		file = dentry_open(&path, O_RDONLY | O_LARGEFILE, cred);
+		if (IS_ERR(file))
+			err = PTR_ERR(file);
+	}
+	path_put(&path);
+out:
+	revert_creds(old);
+	return err ? ERR_PTR(err) : file;
+}
+
+static int prepage_file_parse_line(char *line, const struct cred *cred,
 				   struct prepage_file_table *table,
 				   unsigned int *extents)
 {
@@ -191,6 +238,7 @@ static int prepage_file_parse_line(char *line,
 	struct prepage_file *f, *other;
 	struct inode *inode;
 	unsigned int i;
+	pgoff_t eof;
 	int err;
 
 	path = strsep(&line, " \t");
@@ -198,7 +246,9 @@ static int prepage_file_parse_line(char *line,
 	if (path[0] != '/' || !ranges || !*ranges)
 		return -EINVAL;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (*extents >= max)
+		return -ENOSPC;
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
 	err = prepage_parse_ranges(ranges, &f->candidates, max - *extents);
@@ -221,8 +271,7 @@ static int prepage_file_parse_line(char *line,
 			goto fail;
 	}
 
-	/* Opened as, and with the credentials of, the table's writer. */
-	f->file = filp_open(path, O_RDONLY | O_LARGEFILE, 0);
+	f->file = prepage_file_open(path, cred);
 	if (IS_ERR(f->file)) {
 		err = PTR_ERR(f->file);
 		f->file = NULL;
@@ -230,18 +279,21 @@ static int prepage_file_parse_line(char *line,
 	}
 	inode = file_inode(f->file);
 	err = -EINVAL;
-	if (!prepage_file_supported(f->file))
-		goto fail;
 	list_for_each_entry(other, &table->files, node)
 		if (file_inode(other->file) == inode)
 			goto fail;	/* one line per file */
-	if (prepage_file_stale(inode, &lf)) {
+	/* Nothing past the end of the file is ever read. */
+	eof = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
+	prepage_extents_truncate(&f->candidates, eof);
+	prepage_extents_truncate(&f->target, eof);
+	/* A line with no page left in the file describes another file. */
+	if (prepage_file_stale(inode, &lf) || !f->candidates.nr) {
 		table->nr_stale++;
 		prepage_file_free(f);
 		return 0;
 	}
 	err = -ENOMEM;
-	f->path = kstrdup(path, GFP_KERNEL);
+	f->path = kstrdup(path, GFP_KERNEL_ACCOUNT);
 	if (!f->path)
 		goto fail;
 	f->ino = inode->i_ino;
@@ -259,21 +311,27 @@ fail:
 /**
  * prepage_file_table_parse() - build file tables from table lines
  * @buf:	the lines, NUL terminated; modified
+ * @cred:	the credentials of the process the tables are for
  * @table:	initialized here; on success the tables, which the caller
  *		loads or frees
  *
- * Each file is opened with the caller's credentials. A line whose file
- * changed since it was made is dropped and counted in @table->nr_stale.
- * Empty lines, and lines of the anonymous table ("anon ..."), are
- * skipped.
+ * Each file is opened with @cred, without following a symbolic link it
+ * is named by, and only if it is a regular file on a file system whose
+ * pages can be prepaged. Ranges are clamped to the file's size. A line
+ * whose file changed since it was made, or with no page left within the
+ * file, is dropped and counted in @table->nr_stale. Empty lines, and
+ * lines of the anonymous table ("anon ..."), are skipped. The parse
+ * reschedules between lines and stops on a fatal signal.
  *
  * Return: 0; -EINVAL for a malformed line, a relative path, an unaligned
  * or overflowing range, a target outside the candidates, a file that
- * cannot be prepaged or two lines for one file; -ENOSPC for more than
- * max_file_extents candidate extents in all; the error of opening a file
- * (such as -ENOENT); -ENOMEM. On error @table is empty.
+ * cannot be prepaged or two lines for one file; -ELOOP for a path
+ * naming a symbolic link; -ENOSPC for more than max_file_extents
+ * candidate ranges in all; the error of opening a file (such as -ENOENT
+ * or -EACCES); -EINTR; -ENOMEM. On error @table is empty.
  */
-int prepage_file_table_parse(char *buf, struct prepage_file_table *table)
+int prepage_file_table_parse(char *buf, const struct cred *cred,
+			     struct prepage_file_table *table)
 {
 	unsigned int extents = 0;
 	char *line;
@@ -287,7 +345,9 @@ int prepage_file_table_parse(char *buf, struct prepage_file_table *table)
 		if (!*line || (!strncmp(line, "anon", 4) &&
 			       (line[4] == ' ' || line[4] == '\t')))
 			continue;
-		err = prepage_file_parse_line(line, table, &extents);
+		err = fatal_signal_pending(current) ? -EINTR :
+		      prepage_file_parse_line(line, cred, table, &extents);
+		cond_resched();
 		if (err) {
 			prepage_file_table_free(table);
 			table->nr_stale = 0;
@@ -492,7 +552,7 @@ int prepage_idle_workers_create(struct kthread_worker **workers,
 	for (i = 0; i < nr; i++) {
 		struct kthread_worker *w;
 
-		w = kthread_create_worker(0, "%s/%u", name, i);
+		w = kthread_create_worker(KTW_FREEZABLE, "%s/%u", name, i);
 		if (IS_ERR(w)) {
 			if (!i)
 				return PTR_ERR(w);
@@ -523,7 +583,7 @@ int prepage_file_prepagers_init(void)
 	if (nr < 0)
 		return nr;
 	prepage_nr_idle_workers = nr;
-	prepage_big_worker = kthread_create_worker(0, "kprepaged/big");
+	prepage_big_worker = kthread_create_worker(KTW_FREEZABLE, "kprepaged/big");
 	if (IS_ERR(prepage_big_worker)) {
 		/* Big files share an idle thread then. */
 		pr_warn("no thread for big files: %ld\n",
@@ -578,8 +638,11 @@ void prepage_file_prepager_added(struct address_space *mapping, pgoff_t index,
 
 	if (!f || f->file->f_mapping != mapping)
 		return;
-	/* A page that cannot be recorded is not counted either. */
-	if (!prepage_extents_add(&f->prepaged, index, nr))
+	/*
+	 * Called from filemap_add_folio(): never allocate here. The reader
+	 * made room; a page that cannot be recorded is not counted either.
+	 */
+	if (!prepage_extents_add_reserved(&f->prepaged, index, nr))
 		prepage_stat_add(f->pm, PREPAGE_STAT_FILE_PREPAGED, nr);
 }
 
@@ -596,7 +659,15 @@ static bool prepage_file_read(struct prepage_file *f, pgoff_t index,
 
 	if (READ_ONCE(f->pm->file_stop))
 		return false;
-	page_cache_ra_unbounded(&ractl, end - index, 0);
+	/*
+	 * What readahead(2) does: within the file, in I/Os the device
+	 * takes, under the invalidate lock. The insertion hook records
+	 * the pages in @f->prepaged without allocating: make room first.
+	 */
+	if (prepage_extents_reserve(&f->prepaged,
+				    f->prepaged.nr + (end - index + 1) / 2 + 1))
+		return false;
+	force_page_cache_ra(&ractl, end - index);
 	return !READ_ONCE(f->pm->file_stop);
 }
 
@@ -630,25 +701,41 @@ static void prepage_file_work(struct kthread_work *work)
 	struct prepage_file **slot = prepage_reading_slot();
 	pgoff_t gap = READ_ONCE(prepage_merge_gap_pages);
 	pgoff_t stride = max(READ_ONCE(prepage_metadata_stride_pages), 1U);
+	pgoff_t eof = DIV_ROUND_UP(i_size_read(file_inode(f->file)), PAGE_SIZE);
+	struct prepage_charge charge;
 	struct prepage_extent io;
 	unsigned int pos = 0;
-	pgoff_t i;
+	pgoff_t i, end;
 
 	if (WARN_ON_ONCE(!slot))
 		goto done;
+	/* The table's mm is pinned by its state, which outlives this work. */
+	prepage_charge_begin(f->pm->slot.mm, &charge);
 	*slot = f;
-	while (prepage_extents_next_io(&f->target, &pos, gap, &io))
-		for (i = io.start; i < io.start + io.nr; i += stride)
+	/*
+	 * Every step reads at most one chunk, then reschedules and checks
+	 * whether to stop; nothing past the end of the file is visited.
+	 */
+	while (prepage_extents_next_io(&f->target, &pos, gap, &io) &&
+	       io.start < eof) {
+		end = min(io.start + io.nr, eof);
+		for (i = io.start; ; i += stride) {
 			if (!prepage_file_read_range(f, i, 1))
 				goto out;
+			if (end - i <= stride)
+				break;
+		}
+	}
 	pos = 0;
-	while (prepage_extents_next_io(&f->target, &pos, gap, &io))
+	while (prepage_extents_next_io(&f->target, &pos, gap, &io) &&
+	       io.start < eof)
 		if (!prepage_file_read_range(f, io.start, io.nr))
 			break;
 out:
 	*slot = NULL;
 	/* Unused prepaged pages must be reclaimable, not held in a batch. */
 	lru_add_drain();
+	prepage_charge_end(&charge);
 done:
 	prepage_file_prepage_done(f->pm);
 }

@@ -20,6 +20,9 @@
 #include "../mm_slot.h"
 
 struct address_space;
+struct cgroup_subsys_state;
+struct cred;
+struct mem_cgroup;
 struct seq_file;
 
 /**
@@ -47,10 +50,14 @@ struct prepage_extents {
 	unsigned int cap;
 };
 
+int prepage_extents_reserve(struct prepage_extents *set, unsigned int nr);
 int prepage_extents_add(struct prepage_extents *set, pgoff_t start, pgoff_t nr);
+int prepage_extents_add_reserved(struct prepage_extents *set, pgoff_t start,
+				 pgoff_t nr);
 int prepage_extents_remove(struct prepage_extents *set, pgoff_t start,
 			   pgoff_t nr);
 bool prepage_extents_contains(const struct prepage_extents *set, pgoff_t index);
+void prepage_extents_truncate(struct prepage_extents *set, pgoff_t end);
 unsigned long prepage_extents_pages(const struct prepage_extents *set);
 bool prepage_extents_next_io(const struct prepage_extents *set,
 			     unsigned int *pos, pgoff_t gap,
@@ -61,6 +68,7 @@ int prepage_extents_intersect(struct prepage_extents *dst,
 int prepage_extents_subtract(struct prepage_extents *set,
 			     const struct prepage_extents *b);
 void prepage_extents_destroy(struct prepage_extents *set);
+int prepage_parse_u64(const char *s, u64 *val);
 int prepage_parse_ranges(char *s, struct prepage_extents *set,
 			 unsigned int max_extents);
 unsigned int prepage_permille(u64 part, u64 whole);
@@ -194,11 +202,13 @@ struct prepage_file_table {
  *			windows left before the entry times out above it
  * @nr_candidates:	candidate entries
  * @nr_targets:		target entries
+ * @nr_chunks:		XArray chunks (XA_CHUNK_SIZE pages) with an entry
  */
 struct prepage_anon_table {
 	struct xarray pages;
 	unsigned long nr_candidates;
 	unsigned long nr_targets;
+	unsigned long nr_chunks;
 };
 
 /**
@@ -225,28 +235,29 @@ struct prepage_anon_plan {
  * @present:		pages present
  * @young:		present pages whose accessed bit was set
  * @swapped:		pages swapped out
+ * @faulted:		pages the anonymous prepager faulted in
+ *
+ * The bitmaps have PTRS_PER_PTE bits each, which is not a constant on
+ * every architecture, and are allocated by whoever walks, for the walk.
  */
 struct prepage_anon_walk {
 	unsigned long base;
 	bool clear_young;
 	const unsigned long *only;
-	DECLARE_BITMAP(present, PTRS_PER_PTE);
-	DECLARE_BITMAP(young, PTRS_PER_PTE);
-	DECLARE_BITMAP(swapped, PTRS_PER_PTE);
+	unsigned long *present;
+	unsigned long *young;
+	unsigned long *swapped;
+	unsigned long *faulted;
 };
 
 /**
  * struct prepage_anon_work - the work of one anonymous prepager thread
  * @work:	the work
  * @pm:		whose pages it prepages
- * @walk:	its page walk state
- * @faulted:	pages of @walk's span it faulted in
  */
 struct prepage_anon_work {
 	struct kthread_work work;
 	struct prepage_mm *pm;
-	struct prepage_anon_walk walk;
-	DECLARE_BITMAP(faulted, PTRS_PER_PTE);
 };
 
 /**
@@ -258,7 +269,8 @@ struct prepage_anon_work {
  *			@last_window_ns and @file_table
  * @state:		&enum prepage_state
  * @dead:		the address space went away or prepage was disabled:
- *			no new switch, no new table
+ *			no new switch, no new table. Set when the state is
+ *			unhashed, under prepage_slots_lock; read under @lock
  * @window_start:	ktime_get_ns() when the current window opened
  * @last_window_ns:	duration of the last window that was closed
  * @file_table:		the file tables
@@ -278,7 +290,6 @@ struct prepage_anon_work {
  * @anon_cursor:	the next entry of @anon_plan a prepager takes
  * @anon_prepaging:	anonymous prepager works queued or running
  * @anon_stop:		tells the anonymous prepagers to stop (@lock)
- * @anon_walk:		page walk state of the window's start and end (@lock)
  * @anon_work:		the anonymous prepagers' works
  * @stat:		&enum prepage_stat_item counters since creation;
  *			updated without @lock
@@ -286,9 +297,11 @@ struct prepage_anon_work {
  * Created on first use for an address space while prepage is enabled,
  * and unhashed when the address space's last user goes away
  * (prepage_exit_mm()) or prepage is disabled; freed with its last
- * reference. Whoever holds a reference may use it, but only the holder of
- * an mm_users reference to @slot.mm (or a task of that mm) may touch the
- * mm itself. The access hooks find it under RCU and only take @log_lock.
+ * reference. The state holds an mm_count reference (mmgrab()) on
+ * @slot.mm, so the mm_struct outlives it even when it was unhashed by
+ * prepage_disable() before its address space exited; its pages and page
+ * tables are only touched under an mm_users reference (mmget_not_zero()).
+ * Whoever holds a reference may use it. The access hooks find it under RCU and only take @log_lock.
  */
 struct prepage_mm {
 	struct mm_slot slot;
@@ -314,7 +327,6 @@ struct prepage_mm {
 	atomic_t anon_cursor;
 	atomic_t anon_prepaging;
 	bool anon_stop;
-	struct prepage_anon_walk anon_walk;
 	struct prepage_anon_work anon_work[PREPAGE_MAX_ANON_WORKERS];
 	atomic_long_t stat[NR_PREPAGE_STAT];
 };
@@ -341,6 +353,21 @@ int prepage_load_tables(struct prepage_mm *pm,
 int prepage_enable(void);
 void prepage_disable(void);
 
+/**
+ * struct prepage_charge - whom the current thread's work is charged to
+ * @memcg:	the app's memory cgroup, referenced
+ * @old_memcg:	the active memory cgroup before
+ * @blkcg:	the app's block cgroup, referenced, if a kernel thread took it
+ */
+struct prepage_charge {
+	struct mem_cgroup *memcg;
+	struct mem_cgroup *old_memcg;
+	struct cgroup_subsys_state *blkcg;
+};
+
+void prepage_charge_begin(struct mm_struct *mm, struct prepage_charge *c);
+void prepage_charge_end(struct prepage_charge *c);
+
 static inline void prepage_stat_add(struct prepage_mm *pm,
 				    enum prepage_stat_item item, long delta)
 {
@@ -357,7 +384,8 @@ static inline unsigned long prepage_stat_read(struct prepage_mm *pm,
 void prepage_file_table_init(struct prepage_file_table *table);
 void prepage_file_table_move(struct prepage_file_table *dst,
 			     struct prepage_file_table *src);
-int prepage_file_table_parse(char *buf, struct prepage_file_table *table);
+int prepage_file_table_parse(char *buf, const struct cred *cred,
+			     struct prepage_file_table *table);
 void prepage_file_table_free(struct prepage_file_table *table);
 void prepage_file_window_start(struct prepage_mm *pm);
 void prepage_file_window_end(struct prepage_mm *pm,

@@ -3,14 +3,24 @@
  * prepage per-process interface: /proc/<pid>/prepage, prepage_table and
  * prepage_stat. fs/proc/base.c opens them (checking PTRACE_MODE_READ over
  * the target, as for /proc/<pid>/mem); this file does the rest.
+ *
+ * The interface is ActivityManager's: every write needs CAP_SYS_NICE,
+ * also to one's own process. Otherwise a table naming any readable file,
+ * and file_prepaged after a switch, would tell an unprivileged process
+ * which pages of that file are cached, which mincore() and cachestat()
+ * do not tell it.
  */
 
 #define pr_fmt(fmt) "prepage-proc: " fmt
 
 #include <linux/capability.h>
+#include <linux/ctype.h>
+#include <linux/cred.h>
 #include <linux/mm.h>
+#include <linux/pid.h>
 #include <linux/prepage.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -25,10 +35,12 @@
 /**
  * struct prepage_proc - an open prepage file
  * @mm:		the address space, held by an mm_count reference
+ * @pid:	the process, whose credentials table files are opened with
  * @which:	&enum prepage_proc_file
  */
 struct prepage_proc {
 	struct mm_struct *mm;
+	struct pid *pid;
 	enum prepage_proc_file which;
 };
 
@@ -196,14 +208,15 @@ static int prepage_stat_show(struct seq_file *m, void *v)
 /**
  * prepage_proc_open() - open a /proc/<pid>/prepage* file
  * @file:	the file
- * @mm:		the address space; on success the file holds this mm_count
+ * @task:	the process the file is of
+ * @mm:		its address space; on success the file holds this mm_count
  *		reference until prepage_proc_release()
  * @which:	which file
  *
  * Return: 0 or -ENOMEM.
  */
-int prepage_proc_open(struct file *file, struct mm_struct *mm,
-		      enum prepage_proc_file which)
+int prepage_proc_open(struct file *file, struct task_struct *task,
+		      struct mm_struct *mm, enum prepage_proc_file which)
 {
 	static int (* const show[])(struct seq_file *, void *) = {
 		[PREPAGE_PROC_CTL]	= prepage_ctl_show,
@@ -217,10 +230,13 @@ int prepage_proc_open(struct file *file, struct mm_struct *mm,
 	if (!pp)
 		return -ENOMEM;
 	pp->mm = mm;
+	pp->pid = get_task_pid(task, PIDTYPE_TGID);
 	pp->which = which;
 	ret = single_open(file, show[which], pp);
-	if (ret)
+	if (ret) {
+		put_pid(pp->pid);
 		kfree(pp);
+	}
 	return ret;
 }
 
@@ -237,20 +253,20 @@ int prepage_proc_release(struct inode *inode, struct file *file)
 	struct prepage_proc *pp = m->private;
 
 	mmdrop(pp->mm);
+	put_pid(pp->pid);
 	kfree(pp);
 	return single_release(inode, file);
 }
 
 /*
- * Writers need what process_madvise() needs over the target: the
- * PTRACE_MODE_READ checked at open, and CAP_SYS_NICE when the target is
- * not the opener's own address space. Checked against the opener's
- * credentials, not those of whoever the file descriptor was passed to.
+ * Writers need the PTRACE_MODE_READ checked at open and CAP_SYS_NICE,
+ * whatever the target, their own process included (see the top of this
+ * file). Checked against the opener's credentials, not those of whoever
+ * the file descriptor was passed to.
  */
-static int prepage_proc_may_write(struct file *file, struct mm_struct *mm)
+static int prepage_proc_may_write(struct file *file)
 {
-	if (mm != current->mm &&
-	    !file_ns_capable(file, &init_user_ns, CAP_SYS_NICE))
+	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_NICE))
 		return -EPERM;
 	return 0;
 }
@@ -260,6 +276,7 @@ enum prepage_verb { PREPAGE_START, PREPAGE_END, PREPAGE_RESET };
 static ssize_t prepage_ctl_write(struct file *file, struct mm_struct *mm,
 				 const char __user *ubuf, size_t count)
 {
+	struct prepage_charge charge;
 	struct prepage_mm *pm;
 	enum prepage_verb verb;
 	char buf[16], *s;
@@ -280,11 +297,13 @@ static ssize_t prepage_ctl_write(struct file *file, struct mm_struct *mm,
 	else
 		return -EINVAL;
 
-	err = prepage_proc_may_write(file, mm);
+	err = prepage_proc_may_write(file);
 	if (err)
 		return err;
 	if (!mmget_not_zero(mm))
 		return -ESRCH;
+	/* The state, the log and what the window learns are the app's. */
+	prepage_charge_begin(mm, &charge);
 	pm = prepage_mm_get(mm, verb == PREPAGE_START);
 	if (IS_ERR_OR_NULL(pm)) {
 		/* Nothing to end or reset without state. */
@@ -304,16 +323,43 @@ static ssize_t prepage_ctl_write(struct file *file, struct mm_struct *mm,
 	}
 	prepage_mm_put(pm);
 out:
+	prepage_charge_end(&charge);
 	mmput(mm);
 	return err ? err : count;
 }
 
-static ssize_t prepage_table_write(struct file *file, struct mm_struct *mm,
+/* The credentials of @pp's process, referenced, or NULL if it is gone. */
+static const struct cred *prepage_proc_cred(struct prepage_proc *pp)
+{
+	const struct cred *cred = NULL;
+	struct task_struct *task;
+
+	rcu_read_lock();
+	task = pid_task(pp->pid, PIDTYPE_TGID);
+	if (task)
+		cred = get_task_cred(task);
+	rcu_read_unlock();
+	return cred;
+}
+
+/* Whether @buf has a line that is neither empty nor blank. */
+static bool prepage_has_line(const char *buf)
+{
+	for (; *buf; buf++)
+		if (!isspace(*buf))
+			return true;
+	return false;
+}
+
+static ssize_t prepage_table_write(struct file *file, struct prepage_proc *pp,
 				   const char __user *ubuf, size_t count,
 				   loff_t *ppos)
 {
 	struct prepage_anon_table *anon = NULL;
+	struct mm_struct *mm = pp->mm;
 	struct prepage_file_table table;
+	struct prepage_charge charge;
+	const struct cred *cred;
 	struct prepage_mm *pm;
 	char *buf, *copy;
 	int err;
@@ -323,11 +369,11 @@ static ssize_t prepage_table_write(struct file *file, struct mm_struct *mm,
 		return -EINVAL;
 	if (count > PREPAGE_TABLE_MAX_BYTES)
 		return -E2BIG;
-	err = prepage_proc_may_write(file, mm);
+	err = prepage_proc_may_write(file);
 	if (err)
 		return err;
 
-	buf = kvmalloc(count + 1, GFP_KERNEL);
+	buf = kvmalloc(count + 1, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return -ENOMEM;
 	if (copy_from_user(buf, ubuf, count)) {
@@ -335,22 +381,39 @@ static ssize_t prepage_table_write(struct file *file, struct mm_struct *mm,
 		return -EFAULT;
 	}
 	buf[count] = '\0';
+	/*
+	 * An empty table would silently drop the tables ("reset" says so),
+	 * and text after a NUL would be silently ignored.
+	 */
+	if (!prepage_has_line(buf) || strlen(buf) != count) {
+		kvfree(buf);
+		return -EINVAL;
+	}
+	cred = prepage_proc_cred(pp);
+	if (!cred) {
+		kvfree(buf);
+		return -ESRCH;
+	}
+	if (!mmget_not_zero(mm)) {
+		put_cred(cred);
+		kvfree(buf);
+		return -ESRCH;
+	}
+	/* The tables are the app's: charged to it, whoever loads them. */
+	prepage_charge_begin(mm, &charge);
 	copy = kvmemdup(buf, count + 1, GFP_KERNEL);
 	err = copy ? prepage_anon_table_parse(copy, &anon) : -ENOMEM;
 	kvfree(copy);
-	/* Opens the files, in the writer's context. */
+	/* Opens the files with the app's credentials. */
 	if (!err)
-		err = prepage_file_table_parse(buf, &table);
+		err = prepage_file_table_parse(buf, cred, &table);
 	kvfree(buf);
+	put_cred(cred);
 	if (err) {
 		prepage_anon_table_free(anon);
-		return err;
-	}
-
-	if (!mmget_not_zero(mm)) {
-		err = -ESRCH;
 		goto out;
 	}
+
 	pm = prepage_mm_get(mm, true);
 	if (IS_ERR(pm)) {
 		err = PTR_ERR(pm);
@@ -359,10 +422,11 @@ static ssize_t prepage_table_write(struct file *file, struct mm_struct *mm,
 		err = prepage_load_tables(pm, &table, &anon);
 		prepage_mm_put(pm);
 	}
-	mmput(mm);
-out:
 	prepage_file_table_free(&table);
 	prepage_anon_table_free(anon);
+out:
+	prepage_charge_end(&charge);
+	mmput(mm);
 	if (err)
 		return err;
 	*ppos += count;
@@ -394,7 +458,7 @@ ssize_t prepage_proc_write(struct file *file, const char __user *ubuf,
 	case PREPAGE_PROC_CTL:
 		return prepage_ctl_write(file, pp->mm, ubuf, count);
 	case PREPAGE_PROC_TABLE:
-		return prepage_table_write(file, pp->mm, ubuf, count, ppos);
+		return prepage_table_write(file, pp, ubuf, count, ppos);
 	default:
 		return -EINVAL;
 	}

@@ -13,6 +13,17 @@
 
 #include "internal.h"
 
+/* "0" or "1", with an optional newline: nothing else means on or off. */
+static int prepage_parse_onoff(const char *buf, bool *on)
+{
+	unsigned int val;
+
+	if (kstrtouint(buf, 10, &val) || val > 1)
+		return -EINVAL;
+	*on = val;
+	return 0;
+}
+
 static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
@@ -25,7 +36,7 @@ static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
 	bool on;
 	int err;
 
-	if (kstrtobool(buf, &on))
+	if (prepage_parse_onoff(buf, &on))
 		return -EINVAL;
 	if (on) {
 		err = prepage_enable();
@@ -65,7 +76,7 @@ static ssize_t switch_store(struct kobject *kobj, struct kobj_attribute *attr,
 						 attr);
 	bool on;
 
-	if (kstrtobool(buf, &on))
+	if (prepage_parse_onoff(buf, &on))
 		return -EINVAL;
 	WRITE_ONCE(*sw->val, on);
 	return count;

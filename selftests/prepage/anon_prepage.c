@@ -289,6 +289,47 @@ TEST_F(anon, round_trip)
  * swaps them in for the child only, read-only, and the child's writes do
  * not reach the parent, whose pages stay swapped out and intact.
  */
+/*
+ * Tables are bounded by the work of a parse and by memory: pages count
+ * whether or not lines overlap, entries spread too thinly (one XArray
+ * node each) are refused, and addresses must be user addresses.
+ */
+TEST_F(anon, bounds)
+{
+	size_t size = 64 * 1024, len, len16;
+	char *table = malloc(size);
+	long old;
+	int i;
+
+	ASSERT_NE(NULL, table);
+	old = set_knob("max_anon_pages", 256);
+	ASSERT_LE(0, old);
+	/* The same 200 pages twice: 400 pages of work, over 256. */
+	snprintf(table, size, "anon %p:200 target=1 timeout=5\n"
+		 "anon %p:200 target=1 timeout=5\n", self->buf, self->buf);
+	EXPECT_EQ(-ENOSPC, load(table));
+	/* 256 entries may use 16 chunks of 64 pages, not 17. */
+	for (i = 0, len = 0, len16 = 0; i < 17; i++) {
+		len16 = len;
+		len += snprintf(table + len, size - len,
+				"anon 0x%lx:1 target=1 timeout=5\n",
+				0x10000000UL + i * 64 * psz);
+	}
+	EXPECT_EQ(-ENOSPC, load(table));
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "anon_target_pages"));
+	table[len16] = '\0';	/* the first 16 lines */
+	EXPECT_EQ(0, load(table));
+	EXPECT_EQ(16, read_key("/proc/self/prepage", "anon_target_pages"));
+	/* Kernel addresses, and ranges past any user address space. */
+	EXPECT_EQ(-EINVAL, load("anon 0xfffffffffffff000:1 target=1 timeout=1\n"));
+	EXPECT_EQ(-EINVAL, load("anon 0x200000000000000:1 target=1 timeout=1\n"));
+	EXPECT_EQ(-EINVAL, load("anon 0x1000:0x10000000000000 target=1 timeout=1\n"));
+	EXPECT_EQ(16, read_key("/proc/self/prepage", "anon_target_pages"));
+	ASSERT_EQ(0, ctl("reset"));
+	set_knob("max_anon_pages", old);
+	free(table);
+}
+
 TEST_F(anon, cow_after_fork)
 {
 	int status;

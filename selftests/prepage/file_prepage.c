@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -648,6 +649,34 @@ FIXTURE_VARIANT_ADD(bad, too_many_extents) {
 	.max_extents = 4,
 };
 
+/* Ranges count, merged or not: the work of a parse is bounded. */
+FIXTURE_VARIANT_ADD(bad, repeated_ranges) {
+	.file = "prepage_table",
+	.fmt = "%s 0:4096,0:4096,0:4096,0:4096,0:4096\n",
+	.err = ENOSPC,
+	.max_extents = 4,
+};
+
+/* Decimal or 0x: 010000 is ten thousand, not a page in octal. */
+FIXTURE_VARIANT_ADD(bad, octal) {
+	.file = "prepage_table",
+	.fmt = "%s 0:010000\n",
+	.err = EINVAL,
+};
+
+/* An empty table would drop the tables silently: that is "reset". */
+FIXTURE_VARIANT_ADD(bad, empty_table) {
+	.file = "prepage_table",
+	.fmt = "\n\n",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(bad, procfs_file) {
+	.file = "prepage_table",
+	.fmt = "/proc/self/status 0:4096\n",
+	.err = EINVAL,
+};
+
 FIXTURE_VARIANT_ADD(bad, too_big) {
 	.file = "prepage_table",
 	.fmt = "",
@@ -720,7 +749,8 @@ struct caps {
 
 /*
  * The tables reveal page cache residency: another user may neither read
- * nor write them, and a writer needs CAP_SYS_NICE over another process.
+ * nor write them, and every writer needs CAP_SYS_NICE, also over its own
+ * process.
  */
 TEST(permissions)
 {
@@ -753,14 +783,14 @@ TEST(permissions)
 			if (fd >= 0 || (errno != EACCES && errno != EPERM))
 				_exit(30 + i);
 		}
-		/* The own process needs no privilege. */
-		i = write_str("/proc/self/prepage", "start");
-		if (!i)
-			i = write_str("/proc/self/prepage", "end");
-		if (i) {
-			fprintf(stderr, "own prepage: %s\n", strerror(-i));
+		/*
+		 * Not even its own: a table and file_prepaged would tell it
+		 * which pages of any file it can read are cached.
+		 */
+		if (write_str("/proc/self/prepage", "start") != -EPERM)
 			_exit(40);
-		}
+		if (write_str("/proc/self/prepage_table", "/ 0:4096\n") != -EPERM)
+			_exit(41);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -795,6 +825,172 @@ TEST(permissions)
 				    WEXITSTATUS(status));
 	/* Nothing the children did reached the parent. */
 	EXPECT_EQ(0, read_key("/proc/self/prepage_stat", "switches"));
+}
+
+/*
+ * A range far past the end of the file is clamped to it, at load and
+ * when it is prepaged: the window ends at once. It used to make the
+ * prepager walk 2^39 pages without ever stopping.
+ */
+TEST_F(file, past_eof)
+{
+	char buf[PATH_MAX + 256];
+
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:0x7ffffffffffff000\n", self->path)));
+	ASSERT_LT(0, dump(buf, sizeof(buf)));
+	table_line(self->line, sizeof(self->line), " 0:%ld ", NR_PAGES * psz);
+	EXPECT_EQ(0, strncmp(buf + strlen(self->path), self->line,
+			     strlen(self->line))) TH_LOG("dump: %s", buf);
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(NR_PAGES, stat_of("file_prepaged"));
+	ASSERT_EQ(0, ctl("end"));
+
+	/* A line with nothing left within the file is stale. */
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s %ld:4096\n", self->path,
+				     NR_PAGES * psz)));
+	EXPECT_EQ(1, stat_of("file_stale"));
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "files"));
+}
+
+/*
+ * What a table names is checked before anything is opened: a symbolic
+ * link is not followed, and a FIFO, a file on tmpfs (no readahead) or
+ * in procfs is refused without being opened, so the write cannot block.
+ */
+TEST_F(file, special_files)
+{
+	const char *dir = getenv("PREPAGE_TESTDIR");
+	char link[PATH_MAX], fifo[PATH_MAX], shm[PATH_MAX];
+	int fd;
+
+	snprintf(link, sizeof(link), "%s.link", self->path);
+	snprintf(fifo, sizeof(fifo), "%s.fifo", self->path);
+	ASSERT_EQ(0, symlink(self->path, link));
+	ASSERT_EQ(0, mkfifo(fifo, 0600));
+	EXPECT_EQ(-ELOOP, load(table_line(self->line, sizeof(self->line),
+					  "%s 0:4096\n", link)));
+	/* Opening the FIFO for reading would wait for a writer. */
+	EXPECT_EQ(-EINVAL, load(table_line(self->line, sizeof(self->line),
+					   "%s 0:4096\n", fifo)));
+	unlink(link);
+	unlink(fifo);
+
+	/* /dev/shm or /tmp: tmpfs in the test VM, unless it is the disk. */
+	snprintf(shm, sizeof(shm), "/dev/shm/prepage.XXXXXX");
+	fd = mkstemp(shm);
+	if (fd < 0) {
+		snprintf(shm, sizeof(shm), "/tmp/prepage.XXXXXX");
+		fd = mkstemp(shm);
+	}
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ftruncate(fd, psz));
+	if (!dir || strncmp(shm, dir, strlen(dir)))
+		EXPECT_EQ(-EINVAL, load(table_line(self->line,
+						   sizeof(self->line),
+						   "%s 0:4096\n", shm)));
+	close(fd);
+	unlink(shm);
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "files"));
+}
+
+/*
+ * A table is checked against the credentials of the process it is for:
+ * a privileged writer cannot make a process prepage, and so learn the
+ * residency of, a file the process could not read itself.
+ */
+TEST(foreign_file)
+{
+	char path[PATH_MAX], line[PATH_MAX + 64], table[64];
+	int fd, status, pipefd[2];
+	pid_t pid;
+	char c;
+
+	psz = sysconf(_SC_PAGESIZE);
+	if (geteuid())
+		SKIP(return, "needs root to switch users");
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
+	fd = make_file(path, 4);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fchmod(fd, 0600));
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(pipefd[1]);
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		prctl(PR_SET_DUMPABLE, 1);
+		/* Wait until the parent is done with our tables. */
+		_exit(read(pipefd[0], &c, 1) == 0 ? 0 : 11);
+	}
+	close(pipefd[0]);
+	snprintf(table, sizeof(table), "/proc/%d/prepage_table", pid);
+	snprintf(line, sizeof(line), "%s 0:%ld\n", path, 4 * psz);
+	/* The file is root's alone: the child could not open it. */
+	EXPECT_EQ(-EACCES, write_str(table, line));
+	ASSERT_EQ(0, fchmod(fd, 0644));
+	EXPECT_EQ(0, write_str(table, line));
+	close(pipefd[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	close(fd);
+	unlink(path);
+}
+
+/* Read "KEY VALUE" @key of the memory.stat of cgroup @cg, or -1. */
+static long memcg_stat(const char *cg, const char *key)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/memory.stat", cg);
+	return read_key(path, key);
+}
+
+/*
+ * What is prepaged for an app is charged to the app's memory cgroup,
+ * not to the root one of the prepager thread.
+ */
+TEST_F(file, memcg)
+{
+	const char *root = "/sys/fs/cgroup";
+	char cg[PATH_MAX], procs[PATH_MAX + 16], pid[32];
+	long before, after;
+
+	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK)) {
+		mkdir(root, 0755);
+		if (mount("none", root, "cgroup2", 0, NULL))
+			SKIP(return, "no cgroup2 file system");
+	}
+	if (write_str("/sys/fs/cgroup/cgroup.subtree_control", "+memory"))
+		SKIP(return, "no memory controller");
+	snprintf(cg, sizeof(cg), "%s/prepage-test.%d", root, getpid());
+	ASSERT_EQ(0, mkdir(cg, 0755));
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	ASSERT_EQ(0, write_str(procs, pid));
+
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path,
+				     NR_PAGES * psz)));
+	before = memcg_stat(cg, "file");
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(NR_PAGES, resident_wait(self->fd, 0, NR_PAGES, NR_PAGES));
+	after = memcg_stat(cg, "file");
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(NR_PAGES, stat_of("file_prepaged"));
+	EXPECT_LE(before + NR_PAGES * psz, after)
+		TH_LOG("memcg file bytes %ld -> %ld", before, after);
+
+	/* Back to the root cgroup, and the test one goes. */
+	write_str("/sys/fs/cgroup/cgroup.procs", pid);
+	fixture_file_close(self->fd, self->path);
+	self->fd = -1;
+	rmdir(cg);
 }
 
 /* start twice restarts; end without start and end after end fail. */

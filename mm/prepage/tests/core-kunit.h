@@ -198,6 +198,24 @@ static void prepage_test_parse_ranges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4096,8192:4096", &set, 2), 0);
 	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4096,8192:4096,16384:4096",
 						 &set, 2), -E2BIG);
+	/* Ranges count even when they merge: the parse's work is bounded. */
+	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4096,0:4096,0:4096",
+						 &set, 2), -E2BIG);
+	/* Decimal or 0x only: a leading 0 is not octal. */
+	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:010000", &set, 8), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:0x", &set, 8), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse("0X1000:0x1000", &set, 8), 0);
+	prepage_expect_set(test, &set, (pgoff_t []){ 1, 1 }, 1);
+
+	/* Truncation keeps what lies before the end, trimming an extent. */
+	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:8192,16384:16384,65536:4096",
+						 &set, 8), 0);
+	prepage_extents_truncate(&set, 6);
+	prepage_expect_set(test, &set, (pgoff_t []){ 0, 2, 4, 2 }, 2);
+	prepage_extents_truncate(&set, 4);
+	prepage_expect_set(test, &set, (pgoff_t []){ 0, 2 }, 1);
+	prepage_extents_truncate(&set, 0);
+	KUNIT_EXPECT_EQ(test, set.nr, 0U);
 	prepage_extents_destroy(&set);
 }
 
@@ -227,6 +245,8 @@ static void prepage_test_mm_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, prepage_mm_get(mm, false));
 	pm = prepage_mm_get(mm, true);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(pm));
+	/* The state pins the mm_struct: mm_alloc()'s reference and its own. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 2);
 	again = prepage_mm_get(mm, true);
 	KUNIT_EXPECT_PTR_EQ(test, again, pm);
 	prepage_mm_put(again);
@@ -258,8 +278,15 @@ static void prepage_test_mm_lifecycle(struct kunit *test)
 	/* ... while a holder's reference stays valid, and refuses switches. */
 	KUNIT_EXPECT_EQ(test, prepage_switch_start(pm), -ESRCH);
 	KUNIT_EXPECT_EQ(test, prepage_reset(pm), 0);
-	prepage_mm_put(pm);
+	/*
+	 * The address space exits while the unhashed state lives on: the
+	 * exit hook does not find it, and its mm_struct must stay valid
+	 * for the state (its prepagers) until the state goes.
+	 */
 	mmput(mm);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_users), 0);
+	prepage_mm_put(pm);
 }
 
 static struct kunit_case prepage_core_test_cases[] = {
