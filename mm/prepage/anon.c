@@ -559,14 +559,22 @@ static bool prepage_anon_fault(struct mm_struct *mm, unsigned long addr)
 	return !(ret & VM_FAULT_ERROR);
 }
 
-/* Fault in pages [@vpn, @vpn + @nr) of @mm; mark those mapped in @w. */
+/*
+ * Fault in pages [@vpn, @vpn + @nr) of @pm's mm, as far as the window's
+ * budget goes; mark those mapped in @w.
+ */
 static void prepage_anon_fault_run(struct prepage_mm *pm,
 				   struct prepage_anon_walk *w,
 				   unsigned long vpn, unsigned int nr)
 {
-	for (; nr && !READ_ONCE(pm->anon_stop); vpn++, nr--)
-		if (prepage_anon_fault(pm->slot.mm, vpn << PAGE_SHIFT))
+	unsigned long granted = prepage_budget_take(pm, nr), mapped = 0;
+
+	for (nr = granted; nr && !READ_ONCE(pm->anon_stop); vpn++, nr--)
+		if (prepage_anon_fault(pm->slot.mm, vpn << PAGE_SHIFT)) {
 			__set_bit(vpn - w->base, w->faulted);
+			mapped++;
+		}
+	prepage_budget_give(pm, granted - mapped);
 }
 #else
 /* Without per-VMA locks: one GUP call for the run, under the mmap lock. */
@@ -577,15 +585,16 @@ static void prepage_anon_fault_run(struct prepage_mm *pm,
 	struct mm_struct *mm = pm->slot.mm;
 	struct vm_area_struct *vma;
 	int locked = 1;
-	long ret;
+	long ret = 0;
 
-	if (mmap_read_lock_killable(mm))
-		return;
+	nr = prepage_budget_take(pm, nr);
+	if (!nr || mmap_read_lock_killable(mm))
+		goto out;
 	vma = vma_lookup(mm, vpn << PAGE_SHIFT);
 	if (!vma || !prepage_anon_vma_ok(vma) ||
 	    ((vpn + nr) << PAGE_SHIFT) > vma->vm_end) {
 		mmap_read_unlock(mm);
-		return;
+		goto out;
 	}
 	ret = get_user_pages_remote(mm, vpn << PAGE_SHIFT, nr, 0, NULL,
 				    &locked);
@@ -593,6 +602,8 @@ static void prepage_anon_fault_run(struct prepage_mm *pm,
 		mmap_read_unlock(mm);
 	if (ret > 0)
 		bitmap_set(w->faulted, vpn - w->base, ret);
+out:
+	prepage_budget_give(pm, nr - max(ret, 0L));
 }
 #endif
 

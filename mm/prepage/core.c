@@ -48,6 +48,11 @@ static struct kmem_cache *prepage_mm_cache;
 /* Address spaces in a switch window: the access hooks return at once at 0. */
 static atomic_t prepage_nr_switching = ATOMIC_INIT(0);
 
+/*
+ * Kilobytes one window may bring in, file and anonymous pages together.
+ * Default: 262144 (256 MiB).
+ */
+unsigned int prepage_max_switch_kbytes __read_mostly = 262144;
 /* Prepage and log file pages. Default: true. */
 bool prepage_file_enabled __read_mostly = true;
 /* Read extents fewer than this many pages apart as one I/O. Default: 16. */
@@ -611,6 +616,41 @@ void prepage_charge_end(struct prepage_charge *c)
 	mem_cgroup_put(c->memcg);
 }
 
+/**
+ * prepage_budget_take() - take pages from the budget of a window
+ * @pm:	the prepage state, in a window
+ * @nr:	pages a prepager is about to bring in
+ *
+ * The work of a window is bounded: its prepagers bring in at most
+ * max_switch_kbytes, taken before each read or fault and given back
+ * for the pages that were not brought in after all.
+ *
+ * Return: the pages granted, at most @nr; 0 when the budget is spent.
+ */
+unsigned long prepage_budget_take(struct prepage_mm *pm, unsigned long nr)
+{
+	long old = atomic_long_read(&pm->budget), take;
+
+	do {
+		take = min_t(long, old, nr);
+		if (take <= 0)
+			break;
+	} while (!atomic_long_try_cmpxchg(&pm->budget, &old, old - take));
+	if (take < (long)nr && !atomic_cmpxchg(&pm->budget_spent, 0, 1))
+		prepage_stat_add(pm, PREPAGE_STAT_BUDGET_STOPS, 1);
+	return max(take, 0L);
+}
+
+/**
+ * prepage_budget_give() - give back pages taken and not brought in
+ * @pm:	the prepage state
+ * @nr:	the pages
+ */
+void prepage_budget_give(struct prepage_mm *pm, unsigned long nr)
+{
+	atomic_long_add(nr, &pm->budget);
+}
+
 /*
  * Take @pm out of the hash (the caller holds prepage_slots_lock). From
  * here on it takes no new window or table, even from a holder of a
@@ -751,6 +791,9 @@ int prepage_switch_start(struct prepage_mm *pm)
 	pm->logging = true;
 	spin_unlock(&pm->log_lock);
 	prepage_stat_add(pm, PREPAGE_STAT_SWITCHES, 1);
+	atomic_long_set(&pm->budget, (unsigned long)
+			READ_ONCE(prepage_max_switch_kbytes) >> (PAGE_SHIFT - 10));
+	atomic_set(&pm->budget_spent, 0);
 	if (READ_ONCE(prepage_file_enabled))
 		prepage_file_prepage_start(pm);
 	if (READ_ONCE(prepage_anon_enabled)) {
@@ -1019,7 +1062,7 @@ void prepage_disable(void)
 	prepage_on = false;
 	hash_for_each_safe(prepage_slots, bkt, tmp, pm, slot.hash) {
 		/* Lockless lookups may still walk slot.hash: link mm_node. */
-		prepage_mm_unhash(pm);
+		hash_del_rcu(&pm->slot.hash);
 		list_add(&pm->slot.mm_node, &dead);
 	}
 	spin_unlock(&prepage_slots_lock);

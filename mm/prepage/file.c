@@ -26,8 +26,8 @@
 #include <linux/dax.h>
 #include <linux/file.h>
 #include <linux/fs.h>
-#include <linux/namei.h>
 #include <linux/kthread.h>
+#include <linux/namei.h>
 #include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -103,6 +103,9 @@ static int prepage_parse_ctime(char *s, struct timespec64 *ts)
 	if (!nsec)
 		return -EINVAL;
 	*nsec++ = '\0';
+	/* Nine digits, as dumped: "1700000000.5" is not 5 ns. */
+	if (strlen(nsec) != 9)
+		return -EINVAL;
 	if (kstrtos64(s, 10, &sec) || kstrtou32(nsec, 10, &ns) ||
 	    ns >= NSEC_PER_SEC)
 		return -EINVAL;
@@ -365,8 +368,10 @@ void prepage_file_window_start(struct prepage_mm *pm)
 {
 	struct prepage_file *f;
 
-	list_for_each_entry(f, &pm->file_table.files, node)
+	list_for_each_entry(f, &pm->file_table.files, node) {
 		prepage_extents_destroy(&f->prepaged);
+		f->nr_prepaged = 0;
+	}
 }
 
 static int prepage_log_cmp(const void *a, const void *b)
@@ -642,33 +647,47 @@ void prepage_file_prepager_added(struct address_space *mapping, pgoff_t index,
 	 * Called from filemap_add_folio(): never allocate here. The reader
 	 * made room; a page that cannot be recorded is not counted either.
 	 */
-	if (!prepage_extents_add_reserved(&f->prepaged, index, nr))
+	if (!prepage_extents_add_reserved(&f->prepaged, index, nr)) {
+		f->nr_prepaged += nr;
 		prepage_stat_add(f->pm, PREPAGE_STAT_FILE_PREPAGED, nr);
+	}
 }
 
 /*
  * Read the pages of [@index, @end) that are missing from @f's page cache,
  * asynchronously, as readahead does: batched into large reads, pages
- * already cached left alone. Return: false if the prepager should stop.
+ * already cached left alone, as far as the window's budget goes.
+ * Return: the pages covered, from @index on; 0 if the prepager should
+ * stop.
  */
-static bool prepage_file_read(struct prepage_file *f, pgoff_t index,
-			      pgoff_t end)
+static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
+				 pgoff_t end)
 {
 	DEFINE_READAHEAD(ractl, f->file, &f->file->f_ra, f->file->f_mapping,
 			 index);
+	unsigned long nr, before;
 
 	if (READ_ONCE(f->pm->file_stop))
-		return false;
+		return 0;
 	/*
-	 * What readahead(2) does: within the file, in I/Os the device
-	 * takes, under the invalidate lock. The insertion hook records
-	 * the pages in @f->prepaged without allocating: make room first.
+	 * The insertion hook records the pages in @f->prepaged without
+	 * allocating: make room first.
 	 */
 	if (prepage_extents_reserve(&f->prepaged,
 				    f->prepaged.nr + (end - index + 1) / 2 + 1))
-		return false;
-	force_page_cache_ra(&ractl, end - index);
-	return !READ_ONCE(f->pm->file_stop);
+		return 0;
+	nr = prepage_budget_take(f->pm, end - index);
+	if (!nr)
+		return 0;
+	/*
+	 * What readahead(2) does: within the file, in I/Os the device
+	 * takes, under the invalidate lock. Pages that were cached already
+	 * go back to the budget.
+	 */
+	before = f->nr_prepaged;
+	force_page_cache_ra(&ractl, nr);
+	prepage_budget_give(f->pm, nr - min(nr, f->nr_prepaged - before));
+	return READ_ONCE(f->pm->file_stop) ? 0 : nr;
 }
 
 /* Read [@start, @start + @nr) of @f, within the file, in chunks. */
@@ -679,11 +698,12 @@ static bool prepage_file_read_range(struct prepage_file *f, pgoff_t start,
 	pgoff_t end = min(start + nr, eof);
 
 	while (start < end) {
-		pgoff_t next = min(end, start + PREPAGE_FILE_CHUNK);
+		pgoff_t done = prepage_file_read(f, start, min(end, start +
+							       PREPAGE_FILE_CHUNK));
 
-		if (!prepage_file_read(f, start, next))
+		if (!done)
 			return false;
-		start = next;
+		start += done;
 		cond_resched();
 	}
 	return true;

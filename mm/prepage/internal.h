@@ -94,6 +94,8 @@ enum prepage_state {
  * @PREPAGE_STAT_FILE_MISS:	pages the app accessed in a window that it
  *				had to read into the page cache itself
  * @PREPAGE_STAT_FILE_STALE:	table lines dropped because the file changed
+ * @PREPAGE_STAT_BUDGET_STOPS:	windows whose prepaging stopped because it
+ *				had brought in max_switch_kbytes
  * @PREPAGE_STAT_LOG_DROPPED:	accesses not logged because the log was full
  * @PREPAGE_STAT_ANON_PREPAGED:	anonymous pages the engine swapped in and
  *				mapped
@@ -108,6 +110,7 @@ enum prepage_stat_item {
 	PREPAGE_STAT_FILE_HIT,
 	PREPAGE_STAT_FILE_MISS,
 	PREPAGE_STAT_FILE_STALE,
+	PREPAGE_STAT_BUDGET_STOPS,
 	PREPAGE_STAT_LOG_DROPPED,
 	PREPAGE_STAT_ANON_PREPAGED,
 	PREPAGE_STAT_ANON_HIT,
@@ -159,6 +162,7 @@ struct prepage_log_entry {
  * @target:	the target table: candidates the app confirmed by using
  *		them; what is prepaged at a switch
  * @prepaged:	pages the engine added to the page cache in this window
+ * @nr_prepaged:	number of pages added to @prepaged
  * @pm:		the prepage state whose table this is in, once loaded
  * @work:	the file prepager's work for this file
  * @worker:	the prepager thread that does @work, always the same one
@@ -178,6 +182,7 @@ struct prepage_file {
 	struct prepage_extents candidates;
 	struct prepage_extents target;
 	struct prepage_extents prepaged;
+	unsigned long nr_prepaged;
 	struct prepage_mm *pm;
 	struct kthread_work work;
 	struct kthread_worker *worker;
@@ -281,6 +286,8 @@ struct prepage_anon_work {
  *			allocated at the first start (@lock and @log_lock)
  * @file_stop:		tells the file prepagers to stop (written under @lock)
  * @file_prepaging:	file prepager works queued or running
+ * @budget:		pages the window's prepagers may still bring in
+ * @budget_spent:	the window's budget ran out (0 or 1)
  * @prepage_start:	ktime_get_ns() when the window's prepagers started
  * @last_prepage_ns:	how long the last prepagers took to finish
  * @anon_table:		the anonymous tables, or NULL (@lock)
@@ -319,6 +326,8 @@ struct prepage_mm {
 	struct prepage_log_entry *log;
 	bool file_stop;
 	atomic_t file_prepaging;
+	atomic_long_t budget;
+	atomic_t budget_spent;
 	u64 prepage_start;
 	u64 last_prepage_ns;
 	struct prepage_anon_table *anon_table;
@@ -332,6 +341,7 @@ struct prepage_mm {
 };
 
 /* Tunables; see Documentation/admin-guide/mm/prepage.rst. */
+extern unsigned int prepage_max_switch_kbytes;
 extern bool prepage_file_enabled;
 extern unsigned int prepage_merge_gap_pages;
 extern unsigned int prepage_max_file_extents;
@@ -367,6 +377,8 @@ struct prepage_charge {
 
 void prepage_charge_begin(struct mm_struct *mm, struct prepage_charge *c);
 void prepage_charge_end(struct prepage_charge *c);
+unsigned long prepage_budget_take(struct prepage_mm *pm, unsigned long nr);
+void prepage_budget_give(struct prepage_mm *pm, unsigned long nr);
 
 static inline void prepage_stat_add(struct prepage_mm *pm,
 				    enum prepage_stat_item item, long delta)

@@ -154,6 +154,7 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_FILE_HIT]		= "file_hit",
 	[PREPAGE_STAT_FILE_MISS]	= "file_miss",
 	[PREPAGE_STAT_FILE_STALE]	= "file_stale",
+	[PREPAGE_STAT_BUDGET_STOPS]	= "budget_stops",
 	[PREPAGE_STAT_LOG_DROPPED]	= "log_dropped",
 	[PREPAGE_STAT_ANON_PREPAGED]	= "anon_prepaged",
 	[PREPAGE_STAT_ANON_HIT]		= "anon_hit",

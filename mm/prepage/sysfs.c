@@ -135,6 +135,8 @@ static ssize_t knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 		.max = _max,						\
 	}
 
+/* Kilobytes a window may bring in; 0 prepages nothing. */
+PREPAGE_KNOB(max_switch_kbytes, 0, UINT_MAX);
 /* Pages; 0 reads every extent as its own I/O. */
 PREPAGE_KNOB(merge_gap_pages, 0, 1U << 20);
 /* Pages; a file this large or larger gets the normal-priority prepager. */
@@ -152,6 +154,7 @@ PREPAGE_KNOB(max_anon_pages, 1, 1U << 24);
 
 static struct attribute *prepage_attrs[] = {
 	&enabled_attr.attr,
+	&max_switch_kbytes_knob.attr.attr,
 	&file_enabled_switch.attr.attr,
 	&merge_gap_pages_knob.attr.attr,
 	&big_file_pages_knob.attr.attr,

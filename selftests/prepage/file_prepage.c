@@ -624,6 +624,12 @@ FIXTURE_VARIANT_ADD(bad, bad_ctime) {
 	.err = EINVAL,
 };
 
+FIXTURE_VARIANT_ADD(bad, short_ctime) {
+	.file = "prepage_table",
+	.fmt = "%s 0:4096 ctime=1700000000.5\n",
+	.err = EINVAL,
+};
+
 FIXTURE_VARIANT_ADD(bad, target_not_candidate) {
 	.file = "prepage_table",
 	.fmt = "%s 0:4096 target=8192:4096\n",
@@ -897,6 +903,37 @@ TEST_F(file, special_files)
 }
 
 /*
+ * The work of a window is bounded by max_switch_kbytes: with a budget of
+ * 16 pages, 16 of the 64 target pages are read (the first one by the
+ * metadata pass, then 1-15), and the stop is counted; with 0, none.
+ */
+TEST_F(file, budget)
+{
+	long old = set_knob("max_switch_kbytes", 16 * psz / 1024);
+
+	ASSERT_LE(0, old);
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path,
+				     NR_PAGES * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(16, stat_of("file_prepaged"));
+	EXPECT_EQ(16, resident_wait(self->fd, 0, 16, 16));
+	EXPECT_EQ(0, resident(self->fd, 16, NR_PAGES - 16));
+	EXPECT_EQ(1, stat_of("budget_stops"));
+	ASSERT_EQ(0, ctl("end"));
+
+	ASSERT_TRUE(evict(self->fd, NR_PAGES));
+	ASSERT_LE(0, set_knob("max_switch_kbytes", 0));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(16, stat_of("file_prepaged"));
+	EXPECT_EQ(2, stat_of("budget_stops"));
+	set_knob("max_switch_kbytes", old);
+}
+
+/*
  * A table is checked against the credentials of the process it is for:
  * a privileged writer cannot make a process prepage, and so learn the
  * residency of, a file the process could not read itself.
@@ -904,9 +941,9 @@ TEST_F(file, special_files)
 TEST(foreign_file)
 {
 	char path[PATH_MAX], line[PATH_MAX + 64], table[64];
-	int fd, status, pipefd[2];
+	int fd, status, pipefd[2], ready[2];
 	pid_t pid;
-	char c;
+	char c = 0;
 
 	psz = sysconf(_SC_PAGESIZE);
 	if (geteuid())
@@ -917,17 +954,25 @@ TEST(foreign_file)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, fchmod(fd, 0600));
 	ASSERT_EQ(0, pipe(pipefd));
+	ASSERT_EQ(0, pipe(ready));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		close(pipefd[1]);
+		close(ready[0]);
 		if (setgid(65534) || setuid(65534))
 			_exit(10);
 		prctl(PR_SET_DUMPABLE, 1);
+		if (write(ready[1], &c, 1) != 1)
+			_exit(12);
 		/* Wait until the parent is done with our tables. */
 		_exit(read(pipefd[0], &c, 1) == 0 ? 0 : 11);
 	}
 	close(pipefd[0]);
+	close(ready[1]);
+	/* The child runs as nobody from here on. */
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	close(ready[0]);
 	snprintf(table, sizeof(table), "/proc/%d/prepage_table", pid);
 	snprintf(line, sizeof(line), "%s 0:%ld\n", path, 4 * psz);
 	/* The file is root's alone: the child could not open it. */
