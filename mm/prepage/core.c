@@ -1062,7 +1062,7 @@ void prepage_disable(void)
 	prepage_on = false;
 	hash_for_each_safe(prepage_slots, bkt, tmp, pm, slot.hash) {
 		/* Lockless lookups may still walk slot.hash: link mm_node. */
-		hash_del_rcu(&pm->slot.hash);
+		prepage_mm_unhash(pm);
 		list_add(&pm->slot.mm_node, &dead);
 	}
 	spin_unlock(&prepage_slots_lock);
