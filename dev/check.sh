@@ -25,6 +25,7 @@ phase setup "$ROOT/dev/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
 phase "base tree + series (git am)" "$ROOT/dev/base.sh" || { echo "$(grep -c ^PASS "$all") passed, 1 failed"; exit 1; }
 phase "tooling self-tests (result parser)" python3 "$ROOT/dev/test_results.py" -q
 phase "round trip (patches, series, mirrors)" "$ROOT/dev/check-roundtrip.sh"
+phase "arm64 (16K pages) and powerpc book3s64 builds of mm/prepage" "$ROOT/dev/cross-build.sh"
 if phase "kernel build" "$ROOT/dev/build.sh" &&
    phase "selftests build" "$ROOT/dev/selftests.sh"; then
 	"$ROOT/dev/vm-tests.sh"

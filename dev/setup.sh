@@ -9,10 +9,12 @@ set -euo pipefail
 pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
       busybox-static flex bison bc libelf-dev libssl-dev cpio e2fsprogs
       quilt xz-utils file make gcc libc6-dev python3 python3-ply python3-git
-      perl git kmod rsync ocaml-nox gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+      perl git kmod rsync ocaml-nox gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+      gcc-powerpc64le-linux-gnu)
 # rsync: the kselftest install target; ocaml-nox: coccicheck's OCaml-scripted
 # rules (ocamlopt, which --no-install-recommends leaves out);
-# gcc-aarch64-linux-gnu: the arm64 (16K pages) build check of the series.
+# gcc-aarch64-linux-gnu, gcc-powerpc64le-linux-gnu: the arm64 (16K pages)
+# and powerpc book3s64 build checks of the series (dev/cross-build.sh).
 [ "${1:-}" = bench ] && pkgs+=(python3-matplotlib)
 missing=()
 for p in "${pkgs[@]}"; do
