@@ -216,63 +216,70 @@ static void anon_walk_huge(struct prepage_anon_walk *w, pmd_t *pmd,
 	}
 }
 
+/* A PMD that maps a THP, or a THP being migrated: no page table below. */
+static bool anon_pmd_leaf(pmd_t pmdval)
+{
+	return pmd_trans_huge(pmdval) ||
+	       (!pmd_none(pmdval) && !pmd_present(pmdval));
+}
+
 /*
- * The page table level is walked here, never by walk_page_range()'s
- * pte_entry: that would split a THP that appears after this looked.
- * The PMD is read under its lock, as mincore and DAMON do.
+ * A leaf PMD is handled here, read again under its lock as
+ * pmd_trans_huge_lock() does, and never walked below: walk_page_range()
+ * would split it. A PMD that points to a page table goes on to the PTE
+ * level, and stays a page table: that would take a collapse, which needs
+ * the mmap lock held for writing, and the walk holds it for reading.
  */
 static int anon_walk_pmd(pmd_t *pmd, unsigned long addr, unsigned long next,
 			 struct mm_walk *walk)
 {
 	struct prepage_anon_walk *w = walk->private;
-	unsigned long i = (addr >> PAGE_SHIFT) - w->base;
-	pte_t *start_pte, *pte;
 	spinlock_t *ptl;	/* the page table lock */
 
-	walk->action = ACTION_CONTINUE;
-	ptl = pmd_trans_huge_lock(pmd, walk->vma);
-	if (ptl) {
+	if (!anon_pmd_leaf(pmdp_get_lockless(pmd)))
+		return 0;
+	ptl = pmd_lock(walk->mm, pmd);
+	if (anon_pmd_leaf(pmdp_get(pmd))) {
 		anon_walk_huge(w, pmd, addr, next, walk);
-		spin_unlock(ptl);
-		return 0;
+		walk->action = ACTION_CONTINUE;
 	}
-	start_pte = pte_offset_map_lock(walk->mm, pmd, addr, &ptl);
-	pte = start_pte;
-	if (!pte) {
-		walk->action = ACTION_AGAIN;
-		return 0;
-	}
-	for (; addr != next; pte++, addr += PAGE_SIZE, i++) {
-		pte_t ptent = ptep_get(pte);
+	spin_unlock(ptl);
+	return 0;
+}
 
-		if (is_swap_pte(ptent)) {
-			if (!non_swap_entry(pte_to_swp_entry(ptent)))
-				__set_bit(i, w->swapped);
-			continue;
-		}
-		if (!pte_present(ptent))
-			continue;
-		__set_bit(i, w->present);
-		if (!w->clear_young || (w->only && !test_bit(i, w->only)))
-			continue;
-		/*
-		 * The pages the prepager just faulted in may be in a TLB
-		 * already: flush, or the app's next access would not set
-		 * the bit again.
-		 */
-		if (w->only ? ptep_clear_flush_young_notify(walk->vma, addr, pte) :
-		    ptep_clear_young_notify(walk->vma, addr, pte)) {
-			__set_bit(i, w->young);
-			anon_walk_transfer(w, vm_normal_folio(walk->vma, addr,
-							      ptent));
-		}
+/* Called with the page table lock held. */
+static int anon_walk_pte(pte_t *pte, unsigned long addr, unsigned long next,
+			 struct mm_walk *walk)
+{
+	struct prepage_anon_walk *w = walk->private;
+	unsigned long i = (addr >> PAGE_SHIFT) - w->base;
+	pte_t ptent = ptep_get(pte);
+
+	if (is_swap_pte(ptent)) {
+		if (!non_swap_entry(pte_to_swp_entry(ptent)))
+			__set_bit(i, w->swapped);
+		return 0;
 	}
-	pte_unmap_unlock(start_pte, ptl);
+	if (!pte_present(ptent))
+		return 0;
+	__set_bit(i, w->present);
+	if (!w->clear_young || (w->only && !test_bit(i, w->only)))
+		return 0;
+	/*
+	 * The pages the prepager just faulted in may be in a TLB already:
+	 * flush, or the app's next access would not set the bit again.
+	 */
+	if (w->only ? ptep_clear_flush_young_notify(walk->vma, addr, pte) :
+	    ptep_clear_young_notify(walk->vma, addr, pte)) {
+		__set_bit(i, w->young);
+		anon_walk_transfer(w, vm_normal_folio(walk->vma, addr, ptent));
+	}
 	return 0;
 }
 
 static const struct mm_walk_ops anon_walk_ops = {
 	.pmd_entry	= anon_walk_pmd,
+	.pte_entry	= anon_walk_pte,
 	.walk_lock	= PGWALK_RDLOCK,
 };
 

@@ -869,7 +869,7 @@ TEST_F(file, past_eof)
 TEST_F(file, special_files)
 {
 	const char *dir = getenv("PREPAGE_TESTDIR");
-	char link[PATH_MAX], fifo[PATH_MAX], shm[PATH_MAX];
+	char link[PATH_MAX + 8], fifo[PATH_MAX + 8], shm[PATH_MAX];
 	int fd;
 
 	snprintf(link, sizeof(link), "%s.link", self->path);
@@ -989,7 +989,7 @@ TEST(foreign_file)
 /* Read "KEY VALUE" @key of the memory.stat of cgroup @cg, or -1. */
 static long memcg_stat(const char *cg, const char *key)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX + 16];
 
 	snprintf(path, sizeof(path), "%s/memory.stat", cg);
 	return read_key(path, key);
