@@ -35,11 +35,28 @@ log()  { printf '==> %s\n' "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 kmake() {
-	# kmake <srcdir> <objdir> args...: build with ccache, quietly.
+	# kmake <srcdir> <objdir> args...: build with ccache, quietly. No
+	# standard input: a kconfig step (syncconfig inside any make) must not
+	# prompt for a "(NEW)" symbol and take its default on EOF.
 	local src=$1 obj=$2; shift 2
 	make -C "$src" O="$obj" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
 		KBUILD_BUILD_TIMESTAMP="$FIXED_DATE" KBUILD_BUILD_USER=prepage \
-		KBUILD_BUILD_HOST=prepage "$@"
+		KBUILD_BUILD_HOST=prepage "$@" </dev/null
+}
+
+# config_missing <config> <fragment>...: what the fragments ask for that
+# <config> does not have: each CONFIG_X=V line not in it verbatim, and each
+# "# CONFIG_X is not set" whose symbol it sets.
+config_missing() {
+	local cfg=$1 l sym; shift
+	cat "$@" | grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' |
+	while read -r l; do
+		case $l in
+		"# "*) sym=${l#\# }; sym=${sym%% *}
+			! grep -q "^$sym=" "$cfg" || echo "$l" ;;
+		*) grep -qxF -- "$l" "$cfg" || echo "$l" ;;
+		esac
+	done
 }
 
 # Digest of the committed series (the series file and every patch).

@@ -10,14 +10,17 @@
 #    touches: no report that the base does not already have
 #  - the series applies to an extracted base tree with quilt
 #
-# The build walk runs in the work tree and its build directory (only the
-# files a patch touches are rebuilt) and returns to the branch head; the
-# work tree must be clean and hold exactly the committed series.
+# The build walk runs in the work tree, in a build directory of its own
+# (build/obj-patches: only the files a patch touches are rebuilt, ccache
+# shared with the test kernel), and returns to the branch head; the work
+# tree must be clean and hold exactly the committed series. build/obj is
+# never used here: it only ever holds the final series (dev/build.sh),
+# so an interrupted walk cannot leave it configured for an earlier patch.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 chk=$KSRC
-chkobj=$KOBJ
+chkobj=$BUILD/obj-patches${DEBUG:+-debug}
 res=$BUILD/static-results
 mkdir -p "$BUILD"
 : >"$res"
@@ -80,8 +83,12 @@ done
 git -C "$chk" checkout -q "$head_ref"
 
 # --- per-patch build, with sparse and coccicheck at base and head ----------
-[ -f "$chkobj/.config" ] || die "no configured kernel in $chkobj: run dev/build.sh"
-cfgsum=$(sha256sum "$chkobj/.config" | cut -c1-12)
+# The head's config is the test kernel's (dev/build.sh configured it).
+[ -f "$KOBJ/.config" ] || die "no configured kernel in $KOBJ: run dev/build.sh"
+mkdir -p "$chkobj"
+headcfg=$chkobj/head.config
+cp "$KOBJ/.config" "$headcfg"
+cfgsum=$(sha256sum "$headcfg" | cut -c1-12)
 
 # analyse <tool> <commit>: reports for ksrcs, line numbers dropped; cached
 # on this machine by content (see the key), so unchanged inputs are not
@@ -128,13 +135,11 @@ analyse() {
 # Each step starts from the head's .config: olddefconfig at an earlier
 # step drops the symbols later patches add, and they must come back on.
 # Kbuild tracks config symbols per file, so only their users rebuild.
-headcfg=$BUILD/head.config
-cp "$chkobj/.config" "$headcfg"
 stepconfig() {
 	cp "$headcfg" "$chkobj/.config"
 	kmake "$chk" "$chkobj" -s olddefconfig >/dev/null
 }
-trap 'git -C "$chk" checkout -q "$head_ref"; cp "$headcfg" "$chkobj/.config"' EXIT
+trap 'git -C "$chk" checkout -q "$head_ref"' EXIT
 
 git -C "$chk" checkout -q "$base"
 step "base: building $(git -C "$chk" log -1 --format=%s) in $chkobj"
@@ -163,8 +168,9 @@ for c in "${commits[@]}"; do
 	fi
 	if git -C "$chk" diff --name-only "$c~1" "$c" | grep -q '^tools/testing/selftests/'; then
 		t=$(git -C "$chk" diff --name-only "$c~1" "$c" | sed -n 's#^tools/testing/selftests/\([^/]*\)/.*#\1#p' | sort -u | tr '\n' ' ')
-		if make -s -C "$chk/tools/testing/selftests" O="$BUILD/check-kst" TARGETS="$t" \
-			KHDR_INCLUDES="-isystem $chkobj/usr/include" >"$BUILD/check-kst.log" 2>&1 &&
+		if kmake "$chk" "$chkobj" -s headers >"$BUILD/check-kst.log" 2>&1 &&
+		   make -s -C "$chk/tools/testing/selftests" O="$BUILD/check-kst" TARGETS="$t" \
+			KHDR_INCLUDES="-isystem $chkobj/usr/include" >>"$BUILD/check-kst.log" 2>&1 </dev/null &&
 			! grep -q 'warning:' "$BUILD/check-kst.log"; then
 			pass "selftests build $p ($t)"
 		else

@@ -1,24 +1,59 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Run the installed kselftests in the test VM; KUnit suites built into the
-# kernel run at boot. Writes build/vm-results ("PASS|FAIL|SKIP kind name")
-# and the console log to build/vm-console.log.
+# Run the tests in the test VM and write build/vm-results ("PASS|FAIL|SKIP
+# kind name", judged by dev/results.py):
+#  1. the prepage kselftests (build/kselftest); the KUnit suites built into
+#     the kernel run at boot. Console log: build/vm-console.log.
+#  2. the no-regression run: the upstream mm, cachestat and proc kselftests
+#     (build/kselftest-upstream, dev/upstream-selftests.sh) with prepage
+#     enabled and every test process in a switch window, in a VM of its
+#     own (UPSTREAM_VM_MEM MiB, default 2048: khugepaged's and mremap's
+#     tests want more than 1 GiB). Failures listed in
+#     dev/upstream-selftests.known are reported as SKIP with the reason.
+#     Console log: build/vm-console-upstream.log. UPSTREAM=0 leaves it
+#     out; with DEBUG=1 (KASAN and lockdep under TCG: several times
+#     slower) it is opt-in, UPSTREAM=1, with four times the timeouts.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-log=$BUILD/vm-console${DEBUG:+-debug}.log
-res=$BUILD/vm-results${DEBUG:+-debug}
+sfx=${DEBUG:+-debug}
+log=$BUILD/vm-console$sfx.log
+uplog=$BUILD/vm-console-upstream$sfx.log
+res=$BUILD/vm-results$sfx
+if [ -n "${DEBUG:-}" ]; then upstream=${UPSTREAM:-0} scale=4; else upstream=${UPSTREAM:-1} scale=1; fi
+rm -f "$log" "$uplog"
+
 set +e
+t0=$(date +%s)
 "$ROOT/dev/vm.sh" -k -t "${VM_TIMEOUT:-900}" -l "$log" -- \
 	'cd /kselftest && ./run_kselftest.sh' >"$BUILD/vm-output.log"
 rc=$?
-set -e
+log "prepage kselftests VM: $(( $(date +%s) - t0 ))s"
 cat "$BUILD/vm-output.log"
-"$ROOT/dev/results.py" "$log" >"$res"
+if [ "$upstream" = 1 ]; then
+	t0=$(date +%s)
+	VM_MEM=${UPSTREAM_VM_MEM:-2048} "$ROOT/dev/vm.sh" -u -t "${UPSTREAM_VM_TIMEOUT:-$((1200 * scale))}" \
+		-l "$uplog" -- TIMEOUT_SCALE=$scale /kselftest-upstream/run-upstream.sh \
+		>"$BUILD/vm-output-upstream.log"
+	uprc=$?
+	log "upstream kselftests VM: $(( $(date +%s) - t0 ))s"
+	# The programs' own output is in the log; show the results only.
+	grep -E '^(ok|not ok) ' "$BUILD/vm-output-upstream.log"
+fi
+set -e
+
+logs=("$log")
+[ "$upstream" = 1 ] && logs+=(--known "$ROOT/dev/upstream-selftests.known" "$uplog")
+"$ROOT/dev/results.py" "${logs[@]}" >"$res"
 case $rc in
 0|1) ;;   # run_kselftest.sh: 1 when a test failed; results.py has them
 *) echo "FAIL vm (exit $rc: no result, a kernel problem or a timeout)" >>"$res" ;;
 esac
-[ -s "$res" ] || echo "FAIL vm (no test results in the console log)" >>"$res"
+if [ "$upstream" = 1 ]; then
+	case $uprc in
+	0) ;;
+	*) echo "FAIL vm upstream (exit $uprc: a kernel problem or a timeout; see $uplog)" >>"$res" ;;
+	esac
+fi
 cat "$res"
 ! grep -q '^FAIL' "$res"

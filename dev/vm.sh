@@ -6,24 +6,27 @@
 # evicted and read back), run a command in the guest, and exit with the
 # guest command's status.
 #
-#   dev/vm.sh [-t SECONDS] [-l LOG] [-k] [-x FILE]... [-- COMMAND...]
+#   dev/vm.sh [-t SECONDS] [-l LOG] [-k] [-u] [-x FILE]... [-- COMMAND...]
 #     -t   timeout for the whole VM run (default 600)
 #     -l   also write the full console log here
 #     -k   include the installed kselftests (build/kselftest) at /kselftest
+#     -u   include the upstream kselftests of the no-regression run
+#          (build/kselftest-upstream) at /kselftest-upstream
 #     -x   include FILE (a program, say) in /extra
 #   With no COMMAND, an interactive shell on the serial console.
 #   DEBUG=1 boots the debug kernel (build/obj-debug).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-timeout=600 log= with_kst=0 extra=()
-while getopts t:l:kx: o; do
+timeout=600 log= with_kst=0 with_up=0 extra=()
+while getopts t:l:kux: o; do
 	case $o in
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
 	k) with_kst=1 ;;
+	u) with_up=1 ;;
 	x) extra+=("$OPTARG") ;;
-	*) die "usage: dev/vm.sh [-t SECONDS] [-l LOG] [-k] [-x FILE]... [-- COMMAND...]" ;;
+	*) die "usage: dev/vm.sh [-t SECONDS] [-l LOG] [-k] [-u] [-x FILE]... [-- COMMAND...]" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -41,6 +44,11 @@ for a in $(busybox --list); do
 	[ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
 done
 install -m 755 "$ROOT/dev/guest-init" "$stage/init"
+# Users and groups, as any system has them (tests open /etc/passwd, look
+# up nobody).
+printf '%s\n' root:x:0:0:root:/root:/bin/sh nobody:x:65534:65534:nobody:/nonexistent:/bin/false \
+	>"$stage/etc/passwd"
+printf '%s\n' root:x:0: nogroup:x:65534: >"$stage/etc/group"
 if [ $# -eq 0 ]; then
 	echo 'exec setsid cttyhack sh' >"$stage/cmd"
 	interactive=1
@@ -52,17 +60,31 @@ if [ "$with_kst" = 1 ]; then
 	[ -x "$BUILD/kselftest/run_kselftest.sh" ] || die "no kselftests in $BUILD/kselftest: run dev/selftests.sh"
 	cp -a "$BUILD/kselftest" "$stage/kselftest"
 fi
+if [ "$with_up" = 1 ]; then
+	[ -x "$BUILD/kselftest-upstream/run-upstream.sh" ] ||
+		die "no upstream kselftests in $BUILD/kselftest-upstream: run dev/selftests.sh"
+	cp -a "$BUILD/kselftest-upstream" "$stage/kselftest-upstream"
+fi
 if [ ${#extra[@]} -gt 0 ]; then
 	mkdir -p "$stage/extra"
 	cp -a "${extra[@]}" "$stage/extra/"
 fi
-# Dynamically linked test programs: bring their libraries along.
-find "$stage" -type f -perm -u+x ! -name busybox -exec file {} + 2>/dev/null |
-	{ grep -E 'ELF.*dynamically' || true; } | cut -d: -f1 | while read -r f; do
-	ldd "$f" | grep -oE '/[^ ]+' ; done | sort -u | while read -r lib; do
-	mkdir -p "$stage$(dirname "$lib")"
-	cp -L "$lib" "$stage$lib"
-done
+# Dynamically linked test programs (and LD_PRELOAD shims): bring their
+# libraries along, and libgcc_s.so.1 next to libc, where glibc dlopen()s
+# it for pthread_cancel() and pthread_exit(): ldd does not list it.
+dyn=$(find "$stage" -type f ! -name busybox -exec file {} + 2>/dev/null |
+	{ grep -E ':.*ELF.*dynamically' || true; } | cut -d: -f1)
+if [ -n "$dyn" ]; then
+	libgcc=$(readlink -f "$(gcc -print-file-name=libgcc_s.so.1)")
+	[ -f "$libgcc" ] || die "libgcc_s.so.1 not found: run dev/setup.sh"
+	libs=$(while read -r f; do ldd "$f" | grep -oE '/[^ ]+' || true; done <<<"$dyn" | sort -u)
+	libc=$(grep -m1 '/libc\.so\.6$' <<<"$libs") || die "no libc among the test programs' libraries"
+	while read -r lib; do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done <<<"$libs"
+	cp -L "$libgcc" "$stage$(dirname "$libc")/libgcc_s.so.1"
+fi
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$stage.cpio.gz"
 trap 'rm -rf "$stage" "$stage.cpio.gz"' EXIT
 
