@@ -404,6 +404,7 @@ struct anon_end {
 	struct prepage_anon_plan *plan;	/* sorted by vpn */
 	unsigned int plan_nr, plan_pos;
 	unsigned int timeout;
+	const struct prepage_extents *missed;	/* the app's swap-ins */
 };
 
 /* Whether page @vpn was prepaged in the window (calls come in vpn order). */
@@ -421,8 +422,13 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 	struct anon_end *e = arg;
 	unsigned int timeout = anon_timeout_of(entry);
 
-	if (anon_end_prepaged(e, vpn) && young)
-		prepage_stat_add(e->pm, PREPAGE_STAT_ANON_HIT, 1);
+	if (anon_end_prepaged(e, vpn)) {
+		if (young)
+			prepage_stat_add(e->pm, PREPAGE_STAT_ANON_HIT, 1);
+		/* Swapped out again: gone unused, or swapped in by the app. */
+		if (!present || prepage_extents_contains(e->missed, vpn))
+			prepage_stat_add(e->pm, PREPAGE_STAT_ANON_EVICTED, 1);
+	}
 	if (young) {
 		/* Used: a candidate is promoted, any entry starts over. */
 		anon_table_set(t, vpn, true, e->timeout);
@@ -457,7 +463,7 @@ void prepage_anon_window_end(struct prepage_mm *pm,
 	struct prepage_anon_walk w;
 	struct anon_end e = {
 		.pm = pm, .plan = pm->anon_plan, .plan_nr = pm->anon_plan_nr,
-		.timeout = timeout,
+		.timeout = timeout, .missed = &missed,
 	};
 	unsigned int i;
 
@@ -721,10 +727,11 @@ static void prepage_anon_work(struct kthread_work *work)
 		cond_resched();
 	}
 	/*
-	 * Put the pages on the LRU now rather than when this CPU's batch
-	 * fills: prepaged pages the app does not use must be reclaimable.
+	 * Put the pages on the LRU now rather than when a CPU's batch fills
+	 * (the thread may have moved between CPUs while it worked):
+	 * prepaged pages the app does not use must be reclaimable.
 	 */
-	lru_add_drain();
+	lru_add_drain_all();
 	prepage_charge_end(&charge);
 	anon_walk_free(&w);
 put:

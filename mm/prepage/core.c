@@ -867,9 +867,9 @@ int prepage_reset(struct prepage_mm *pm)
 /**
  * prepage_load_tables() - replace the tables of @pm
  * @pm:		the prepage state
- * @table:	the new file tables, from prepage_file_table_parse(); on
- *		success they are taken over and @table holds the old ones,
- *		which the caller frees
+ * @table:	the new file tables, from prepage_file_table_parse(), or
+ *		NULL to keep the current ones; on success they are taken
+ *		over and @table holds the old ones, which the caller frees
  * @anon:	the new anonymous table, or NULL to keep the current one;
  *		on success it is taken over and *@anon is the old one,
  *		which the caller frees
@@ -891,18 +891,21 @@ int prepage_load_tables(struct prepage_mm *pm,
 		mutex_unlock(&pm->lock);
 		return -ESRCH;
 	}
-	prepage_file_prepage_stop(pm);
 	prepage_file_table_init(&old);
-	prepage_file_table_move(&old, &pm->file_table);
-	prepage_file_attach(pm, table);
-	prepage_file_table_move(&pm->file_table, table);
-	prepage_stat_add(pm, PREPAGE_STAT_FILE_STALE, table->nr_stale);
+	if (table) {
+		prepage_file_prepage_stop(pm);
+		prepage_file_table_move(&old, &pm->file_table);
+		prepage_file_attach(pm, table);
+		prepage_file_table_move(&pm->file_table, table);
+		prepage_stat_add(pm, PREPAGE_STAT_FILE_STALE, table->nr_stale);
+	}
 	if (*anon) {
 		prepage_anon_prepage_stop(pm);
 		swap(pm->anon_table, *anon);
 	}
 	mutex_unlock(&pm->lock);
-	prepage_file_table_move(table, &old);
+	if (table)
+		prepage_file_table_move(table, &old);
 	return 0;
 }
 

@@ -22,6 +22,7 @@
 
 #define pr_fmt(fmt) "prepage-file: " fmt
 
+#include <linux/backing-dev.h>
 #include <linux/cred.h>
 #include <linux/dax.h>
 #include <linux/file.h>
@@ -35,6 +36,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/string_helpers.h>
 #include <linux/swap.h>
 #include <uapi/linux/sched/types.h>
 
@@ -248,6 +250,13 @@ static int prepage_file_parse_line(char *line, const struct cred *cred,
 	ranges = line ? strsep(&line, " \t") : NULL;
 	if (path[0] != '/' || !ranges || !*ranges)
 		return -EINVAL;
+	/*
+	 * White space and backslashes in a path are octal escapes, as the
+	 * dump writes them (and /proc/mounts); an escaped NUL is no path.
+	 */
+	i = string_unescape_inplace(path, UNESCAPE_OCTAL);
+	if (i != strlen(path))
+		return -EINVAL;
 
 	if (*extents >= max)
 		return -ENOSPC;
@@ -410,6 +419,49 @@ static unsigned long prepage_common_pages(const struct prepage_extents *a,
 }
 
 /*
+ * The pages of @f->prepaged were prepaged in the window and not used:
+ * those still cached go to the tail of the inactive list (the oldest
+ * generation with MGLRU), to be reclaimed first, as the pages
+ * POSIX_FADV_DONTNEED cannot drop are (a mapped page stays); those no
+ * longer cached were reclaimed before the app used them.
+ */
+static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f)
+{
+	struct address_space *mapping = f->file->f_mapping;
+	unsigned long demoted = 0, evicted = 0;
+	unsigned int i;
+
+	for (i = 0; i < f->prepaged.nr; i++) {
+		pgoff_t index = f->prepaged.ext[i].start;
+		pgoff_t end = index + f->prepaged.ext[i].nr;
+
+		while (index < end) {
+			struct folio *folio = filemap_get_folio(mapping, index);
+			pgoff_t next;
+
+			if (IS_ERR(folio)) {
+				evicted++;
+				index++;
+				continue;
+			}
+			next = min(folio_next_index(folio), end);
+			if (!folio_mapped(folio)) {
+				deactivate_file_folio(folio);
+				demoted += next - index;
+			}
+			folio_put(folio);
+			index = next;
+		}
+		cond_resched();
+	}
+	/* Where they go now, not when this CPU's batch fills. */
+	if (demoted)
+		lru_add_drain();
+	prepage_stat_add(pm, PREPAGE_STAT_FILE_DEMOTED, demoted);
+	prepage_stat_add(pm, PREPAGE_STAT_FILE_EVICTED, evicted);
+}
+
+/*
  * Account what the app did with one file in the window, and learn from
  * it: candidates it used join the target; target pages that were
  * prepaged and not used leave it. @f is NULL for a file not in the
@@ -436,11 +488,15 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 				    used.ext[i].nr);
 	prepage_extents_destroy(&used);
 
+	/* Prepaged, reclaimed, and read again by the app itself. */
+	prepage_stat_add(pm, PREPAGE_STAT_FILE_EVICTED,
+			 prepage_common_pages(added, &f->prepaged));
 	/* What is left of @f->prepaged after this was not used. */
 	prepage_extents_subtract(&f->prepaged, accessed);
 	for (i = 0; i < f->prepaged.nr && f->target.nr < max; i++)
 		prepage_extents_remove(&f->target, f->prepaged.ext[i].start,
 				       f->prepaged.ext[i].nr);
+	prepage_file_demote(pm, f);
 	prepage_extents_destroy(&f->prepaged);
 }
 
@@ -510,7 +566,8 @@ void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm)
 	struct prepage_file *f;
 
 	list_for_each_entry(f, &pm->file_table.files, node) {
-		seq_printf(m, "%s ", f->path);
+		seq_escape(m, f->path, " \t\n\\");
+		seq_putc(m, ' ');
 		prepage_show_ranges(m, &f->candidates);
 		seq_printf(m, " ino=%llu size=%lld ctime=%lld.%09ld target=",
 			   f->ino, f->size, (s64)f->ctime.tv_sec,
@@ -663,9 +720,8 @@ void prepage_file_prepager_added(struct address_space *mapping, pgoff_t index,
 static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 				 pgoff_t end)
 {
-	DEFINE_READAHEAD(ractl, f->file, &f->file->f_ra, f->file->f_mapping,
-			 index);
-	unsigned long nr, before;
+	struct address_space *mapping = f->file->f_mapping;
+	unsigned long nr, done, step, before;
 
 	if (READ_ONCE(f->pm->file_stop))
 		return 0;
@@ -681,11 +737,21 @@ static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 		return 0;
 	/*
 	 * What readahead(2) does: within the file, in I/Os the device
-	 * takes, under the invalidate lock. Pages that were cached already
-	 * go back to the budget.
+	 * takes, under the invalidate lock. force_page_cache_ra() reads at
+	 * most max(io_pages, ra_pages) pages a call (eight with 16K pages
+	 * and the default 128K readahead): call it until all @nr are
+	 * covered. Pages that were cached already go back to the budget.
 	 */
+	step = max3(inode_to_bdi(mapping->host)->io_pages,
+		    (unsigned long)f->file->f_ra.ra_pages, 1UL);
 	before = f->nr_prepaged;
-	force_page_cache_ra(&ractl, nr);
+	for (done = 0; done < nr && !READ_ONCE(f->pm->file_stop);
+	     done += step) {
+		DEFINE_READAHEAD(ractl, f->file, &f->file->f_ra, mapping,
+				 index + done);
+
+		force_page_cache_ra(&ractl, min(step, nr - done));
+	}
 	prepage_budget_give(f->pm, nr - min(nr, f->nr_prepaged - before));
 	return READ_ONCE(f->pm->file_stop) ? 0 : nr;
 }
@@ -753,8 +819,11 @@ static void prepage_file_work(struct kthread_work *work)
 			break;
 out:
 	*slot = NULL;
-	/* Unused prepaged pages must be reclaimable, not held in a batch. */
-	lru_add_drain();
+	/*
+	 * Unused prepaged pages must be reclaimable, not held in a batch:
+	 * the thread may have moved between CPUs while it worked.
+	 */
+	lru_add_drain_all();
 	prepage_charge_end(&charge);
 done:
 	prepage_file_prepage_done(f->pm);

@@ -93,6 +93,10 @@ enum prepage_state {
  * @PREPAGE_STAT_FILE_HIT:	of those, pages the app accessed in the window
  * @PREPAGE_STAT_FILE_MISS:	pages the app accessed in a window that it
  *				had to read into the page cache itself
+ * @PREPAGE_STAT_FILE_DEMOTED:	prepaged pages the app did not use in the
+ *				window, put where reclaim takes them first
+ * @PREPAGE_STAT_FILE_EVICTED:	prepaged pages reclaimed before the app used
+ *				them in the window
  * @PREPAGE_STAT_FILE_STALE:	table lines dropped because the file changed
  * @PREPAGE_STAT_BUDGET_STOPS:	windows whose prepaging stopped because it
  *				had brought in max_switch_kbytes
@@ -101,6 +105,8 @@ enum prepage_state {
  *				mapped
  * @PREPAGE_STAT_ANON_HIT:	of those, pages the app accessed in the window
  * @PREPAGE_STAT_ANON_MISS:	pages the app swapped in itself in a window
+ * @PREPAGE_STAT_ANON_EVICTED:	prepaged pages swapped out again in the
+ *				window before the app used them
  * @NR_PREPAGE_STAT:		number of counters
  */
 enum prepage_stat_item {
@@ -109,12 +115,15 @@ enum prepage_stat_item {
 	PREPAGE_STAT_FILE_PREPAGED,
 	PREPAGE_STAT_FILE_HIT,
 	PREPAGE_STAT_FILE_MISS,
+	PREPAGE_STAT_FILE_DEMOTED,
+	PREPAGE_STAT_FILE_EVICTED,
 	PREPAGE_STAT_FILE_STALE,
 	PREPAGE_STAT_BUDGET_STOPS,
 	PREPAGE_STAT_LOG_DROPPED,
 	PREPAGE_STAT_ANON_PREPAGED,
 	PREPAGE_STAT_ANON_HIT,
 	PREPAGE_STAT_ANON_MISS,
+	PREPAGE_STAT_ANON_EVICTED,
 	NR_PREPAGE_STAT,
 };
 

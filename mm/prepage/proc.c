@@ -37,12 +37,17 @@
  * @mm:		the address space, held by an mm_count reference
  * @pid:	the process, whose credentials table files are opened with
  * @which:	&enum prepage_proc_file
+ * @flags:	%PREPAGE_PROC_LOADED: a table was loaded through this open
+ *		file (or is being loaded)
  */
 struct prepage_proc {
 	struct mm_struct *mm;
 	struct pid *pid;
 	enum prepage_proc_file which;
+	unsigned long flags;
 };
+
+#define PREPAGE_PROC_LOADED	0
 
 /*
  * The state of @mm for a reader: locked, or NULL when there is none (the
@@ -153,12 +158,15 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_FILE_PREPAGED]	= "file_prepaged",
 	[PREPAGE_STAT_FILE_HIT]		= "file_hit",
 	[PREPAGE_STAT_FILE_MISS]	= "file_miss",
+	[PREPAGE_STAT_FILE_DEMOTED]	= "file_demoted",
+	[PREPAGE_STAT_FILE_EVICTED]	= "file_evicted",
 	[PREPAGE_STAT_FILE_STALE]	= "file_stale",
 	[PREPAGE_STAT_BUDGET_STOPS]	= "budget_stops",
 	[PREPAGE_STAT_LOG_DROPPED]	= "log_dropped",
 	[PREPAGE_STAT_ANON_PREPAGED]	= "anon_prepaged",
 	[PREPAGE_STAT_ANON_HIT]		= "anon_hit",
 	[PREPAGE_STAT_ANON_MISS]	= "anon_miss",
+	[PREPAGE_STAT_ANON_EVICTED]	= "anon_evicted",
 };
 
 /* Precision and recall of one side, in permille, from its counters. */
@@ -233,6 +241,7 @@ int prepage_proc_open(struct file *file, struct task_struct *task,
 	pp->mm = mm;
 	pp->pid = get_task_pid(task, PIDTYPE_TGID);
 	pp->which = which;
+	pp->flags = 0;
 	ret = single_open(file, show[which], pp);
 	if (ret) {
 		put_pid(pp->pid);
@@ -352,9 +361,13 @@ static bool prepage_has_line(const char *buf)
 	return false;
 }
 
-static ssize_t prepage_table_write(struct file *file, struct prepage_proc *pp,
-				   const char __user *ubuf, size_t count,
-				   loff_t *ppos)
+/*
+ * Load the table @ubuf of @count bytes into @pp's process: parse it in
+ * full, then replace the tables. Return: 0 or a negative error, and then
+ * nothing changed.
+ */
+static int prepage_table_load(struct prepage_proc *pp,
+			      const char __user *ubuf, size_t count)
 {
 	struct prepage_anon_table *anon = NULL;
 	struct mm_struct *mm = pp->mm;
@@ -364,15 +377,6 @@ static ssize_t prepage_table_write(struct file *file, struct prepage_proc *pp,
 	struct prepage_mm *pm;
 	char *buf, *copy;
 	int err;
-
-	/* A table is loaded by one write: a second one would be a new table. */
-	if (*ppos)
-		return -EINVAL;
-	if (count > PREPAGE_TABLE_MAX_BYTES)
-		return -E2BIG;
-	err = prepage_proc_may_write(file);
-	if (err)
-		return err;
 
 	buf = kvmalloc(count + 1, GFP_KERNEL_ACCOUNT);
 	if (!buf)
@@ -419,8 +423,13 @@ static ssize_t prepage_table_write(struct file *file, struct prepage_proc *pp,
 	if (IS_ERR(pm)) {
 		err = PTR_ERR(pm);
 	} else {
-		/* Leaves the old tables in @table and @anon. */
-		err = prepage_load_tables(pm, &table, &anon);
+		/*
+		 * Leaves the old tables in @table and @anon. A table of
+		 * anon lines only keeps the file tables, as one of file
+		 * lines only keeps the anonymous table.
+		 */
+		err = prepage_load_tables(pm, table.nr_files ||
+					  table.nr_stale ? &table : NULL, &anon);
 		prepage_mm_put(pm);
 	}
 	prepage_file_table_free(&table);
@@ -428,9 +437,33 @@ static ssize_t prepage_table_write(struct file *file, struct prepage_proc *pp,
 out:
 	prepage_charge_end(&charge);
 	mmput(mm);
+	return err;
+}
+
+static ssize_t prepage_table_write(struct file *file, struct prepage_proc *pp,
+				   const char __user *ubuf, size_t count)
+{
+	int err;
+
+	if (count > PREPAGE_TABLE_MAX_BYTES)
+		return -E2BIG;
+	err = prepage_proc_may_write(file);
 	if (err)
 		return err;
-	*ppos += count;
+	/*
+	 * A table is one write on an open file: a second write would be the
+	 * rest of a table split over several writes (writev(), a small
+	 * stdio buffer), which must not replace the table with its part.
+	 * Reads do not count: the file position is not used.
+	 */
+	if (test_and_set_bit(PREPAGE_PROC_LOADED, &pp->flags))
+		return -EINVAL;
+	err = prepage_table_load(pp, ubuf, count);
+	if (err) {
+		/* Nothing changed: the writer may try again. */
+		clear_bit(PREPAGE_PROC_LOADED, &pp->flags);
+		return err;
+	}
 	return count;
 }
 
@@ -442,9 +475,9 @@ out:
  * @ppos:	the file position
  *
  * prepage takes "start", "end" or "reset"; prepage_table takes a whole
- * table in one write: it replaces the file tables, and the anonymous
- * table if it has "anon" lines. Either is checked in full before anything
- * changes.
+ * table in one write per open file: it replaces the file tables if it
+ * has file lines, and the anonymous table if it has "anon" lines. Either
+ * is checked in full before anything changes.
  *
  * Return: @count, or a negative error; see
  * Documentation/ABI/testing/procfs-prepage.
@@ -459,7 +492,7 @@ ssize_t prepage_proc_write(struct file *file, const char __user *ubuf,
 	case PREPAGE_PROC_CTL:
 		return prepage_ctl_write(file, pp->mm, ubuf, count);
 	case PREPAGE_PROC_TABLE:
-		return prepage_table_write(file, pp, ubuf, count, ppos);
+		return prepage_table_write(file, pp, ubuf, count);
 	default:
 		return -EINVAL;
 	}

@@ -169,6 +169,22 @@ static int prepaged_switch(char *buf, int first, int nr)
 }
 
 /*
+ * One switch in which, once prepaged, [out, out + nr_out) is paged out
+ * again, then the app reads [a, a + nr_a) and [b, b + nr_b).
+ */
+static int prepaged_switch_out(char *buf, int out, int nr_out, int a,
+			       int nr_a, int b, int nr_b)
+{
+	if (!pageout(buf, 0, NR_PAGES) || ctl("start") || wait_prepaged())
+		return -1;
+	if (!pageout(buf, out, nr_out))
+		return -3;
+	if (!touch(buf, a, nr_a) || !touch(buf, b, nr_b))
+		return -2;
+	return ctl("end");
+}
+
+/*
  * Switch 1: the app swaps pages 0-63 in itself: 64 misses, 64 new
  * candidates. Switch 2: again, and their accessed bits promote them.
  * Switch 3: the prepager swaps 0-63 in and maps them before the app
@@ -205,6 +221,7 @@ TEST_F(anon, hit_miss)
 	EXPECT_EQ(48, stat_of("anon_hit"));
 	EXPECT_EQ(136, stat_of("anon_miss"));
 	EXPECT_EQ(750, stat_of("anon_precision_permille"));
+	EXPECT_EQ(0, stat_of("anon_evicted"));
 	/*
 	 * 48-63 were not used: back to candidates (timeout not reached),
 	 * with 100-107, new ones.
@@ -212,6 +229,24 @@ TEST_F(anon, hit_miss)
 	EXPECT_EQ(48, read_key("/proc/self/prepage", "anon_target_pages"));
 	EXPECT_EQ(24, read_key("/proc/self/prepage", "anon_candidate_pages"));
 	/* Every page holds what was written before the first page-out. */
+	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+}
+
+/*
+ * Prepaged pages swapped out again before the app used them are
+ * counted: 56-59 stay out, 60-63 the app swaps in again itself (hits,
+ * and misses too).
+ */
+TEST_F(anon, evicted)
+{
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
+	ASSERT_EQ(0, prepaged_switch_out(self->buf, 56, 8, 0, 48, 60, 4));
+	EXPECT_EQ(64, stat_of("anon_prepaged"));
+	EXPECT_EQ(52, stat_of("anon_hit"));
+	EXPECT_EQ(128 + 4, stat_of("anon_miss"));
+	EXPECT_EQ(8, stat_of("anon_evicted"));
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
 }
 

@@ -26,6 +26,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -234,6 +235,9 @@ TEST_F(file, hit)
 	EXPECT_EQ(750, stat_of("file_precision_permille"));
 	EXPECT_EQ(1000, stat_of("file_recall_permille"));
 	EXPECT_EQ(1, stat_of("switches"));
+	/* 24-31: prepaged, cached and not used */
+	EXPECT_EQ(8, stat_of("file_demoted"));
+	EXPECT_EQ(0, stat_of("file_evicted"));
 }
 
 /*
@@ -509,6 +513,87 @@ TEST_F(file, round_trip)
 	EXPECT_STREQ(first, second);
 	close(ofd);
 	unlink(other);
+}
+
+/*
+ * White space and backslashes in a path are octal escapes in a table, in
+ * both directions, so that a dump of any path loads back.
+ */
+TEST_F(file, escaped_path)
+{
+	char named[PATH_MAX], esc[2 * PATH_MAX], buf[2 * PATH_MAX + 256];
+
+	ASSERT_GT(sizeof(self->path), snprintf(named, sizeof(named),
+					       "%s a\tb\\c", self->path));
+	ASSERT_EQ(0, rename(self->path, named));
+	memcpy(self->path, named, strlen(named) + 1);
+	/* The fixture's name, then the escaped tail. */
+	snprintf(esc, sizeof(esc), "%.*s\\040a\\011b\\134c",
+		 (int)(strchr(named, ' ') - named), named);
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", esc, psz)));
+	ASSERT_LT(0, dump(buf, sizeof(buf)));
+	table_line(self->line, sizeof(self->line), "%s 0:%ld ", esc, psz);
+	EXPECT_EQ(0, strncmp(buf, self->line, strlen(self->line)))
+		TH_LOG("dump: %s", buf);
+	ASSERT_EQ(0, ctl("reset"));
+	ASSERT_EQ(0, load(buf));
+	EXPECT_EQ(1, read_key("/proc/self/prepage", "files"));
+
+	/* An escaped NUL would cut the path short. */
+	EXPECT_EQ(-EINVAL, load(table_line(self->line, sizeof(self->line),
+					   "%s\\000x 0:%ld\n", esc, psz)));
+	/* An unescaped name with white space is two fields. */
+	EXPECT_EQ(-EINVAL, load(table_line(self->line, sizeof(self->line),
+					   "%s 0:%ld\n", named, psz)));
+	EXPECT_EQ(1, read_key("/proc/self/prepage", "files"));
+}
+
+/*
+ * A table is one write on an open file, whatever was read from it
+ * before; a second write on the same file (the rest of a table split
+ * over writes) is refused and changes nothing, while one after a failed
+ * write is taken. The tables a write has no lines for stay.
+ */
+TEST_F(file, one_write)
+{
+	char buf[PATH_MAX + 256];
+	char *anon;
+	int fd;
+
+	anon = mmap(NULL, psz, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, anon);
+	fd = open("/proc/self/prepage_table", O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, read(fd, buf, sizeof(buf)));
+	/* A bad line: nothing loaded, the file can still take a table. */
+	table_line(self->line, sizeof(self->line), "%s 0:%ld,\n", self->path,
+		   psz);
+	EXPECT_EQ(-1, write(fd, self->line, strlen(self->line)));
+	EXPECT_EQ(EINVAL, errno);
+	table_line(self->line, sizeof(self->line), "%s 0:%ld\n", self->path,
+		   psz);
+	EXPECT_EQ(strlen(self->line), write(fd, self->line, strlen(self->line)));
+	table_line(self->line, sizeof(self->line), "%s 0:%ld\n", self->path,
+		   2 * psz);
+	EXPECT_EQ(-1, write(fd, self->line, strlen(self->line)));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	EXPECT_EQ(1, read_key("/proc/self/prepage", "file_candidate_pages"));
+
+	/* Anon lines only: the file table stays. */
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "anon %p:1 target=0 timeout=5\n", anon)));
+	EXPECT_EQ(1, read_key("/proc/self/prepage", "files"));
+	EXPECT_EQ(1, read_key("/proc/self/prepage", "file_candidate_pages"));
+	EXPECT_EQ(1, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	/* File lines only: the anonymous table stays. */
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path, 2 * psz)));
+	EXPECT_EQ(2, read_key("/proc/self/prepage", "file_candidate_pages"));
+	EXPECT_EQ(1, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	munmap(anon, psz);
 }
 
 FIXTURE(bad)
@@ -934,6 +1019,71 @@ TEST_F(file, budget)
 }
 
 /*
+ * The queue directory in sysfs of the disk that holds @fd's file, in
+ * @dir; false if there is none (not a block device file system).
+ */
+static bool disk_queue(int fd, char *dir, size_t size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return false;
+	snprintf(dir, size, "/sys/dev/block/%u:%u/queue", major(st.st_dev),
+		 minor(st.st_dev));
+	if (!access(dir, F_OK))
+		return true;
+	/* A partition: the queue is its disk's. */
+	snprintf(dir, size, "/sys/dev/block/%u:%u/../queue", major(st.st_dev),
+		 minor(st.st_dev));
+	return !access(dir, F_OK);
+}
+
+/* Set a queue limit of the disk in @dir, returning the old value, or -1. */
+static long set_queue(const char *dir, const char *name, long val)
+{
+	char path[PATH_MAX + 32], buf[32];
+	long old;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	old = strtol(buf, NULL, 10);
+	snprintf(buf, sizeof(buf), "%ld", val);
+	return write_str(path, buf) ? -1 : old;
+}
+
+/*
+ * A device that takes one page per I/O, without readahead: readahead
+ * reads at most max(io_pages, ra_pages) pages a call, and every page of
+ * the target is still read (one I/O each), not one page per chunk. On
+ * 16K pages the default 128K readahead is eight pages.
+ */
+TEST_F(file, small_io)
+{
+	char dir[PATH_MAX];
+	long max_kb, ra_kb;
+
+	if (!disk_queue(self->fd, dir, sizeof(dir)))
+		SKIP(return, "the test file system is not on a block device");
+	max_kb = set_queue(dir, "max_sectors_kb", psz / 1024);
+	ASSERT_LE(0, max_kb) TH_LOG("cannot set %s/max_sectors_kb", dir);
+	/* After max_sectors_kb, which resets it. */
+	ra_kb = set_queue(dir, "read_ahead_kb", 0);
+	ASSERT_LE(0, ra_kb) TH_LOG("cannot set %s/read_ahead_kb", dir);
+	/* The file takes its readahead state from the disk when opened. */
+	EXPECT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path,
+				     NR_PAGES * psz)));
+	EXPECT_EQ(0, ctl("start"));
+	EXPECT_EQ(0, wait_prepaged());
+	EXPECT_EQ(NR_PAGES, stat_of("file_prepaged"));
+	EXPECT_EQ(NR_PAGES, resident_wait(self->fd, 0, NR_PAGES, NR_PAGES));
+	EXPECT_EQ(0, ctl("end"));
+	set_queue(dir, "max_sectors_kb", max_kb);
+	set_queue(dir, "read_ahead_kb", ra_kb);
+}
+
+/*
  * A table is checked against the credentials of the process it is for:
  * a privileged writer cannot make a process prepage, and so learn the
  * residency of, a file the process could not read itself.
@@ -996,27 +1146,56 @@ static long memcg_stat(const char *cg, const char *key)
 }
 
 /*
+ * Move this process into a new memory cgroup, named in @cg. Return: NULL,
+ * or why not (the caller skips).
+ */
+static const char *memcg_enter(char *cg, size_t size)
+{
+	const char *root = "/sys/fs/cgroup";
+	char procs[PATH_MAX + 16], pid[32];
+
+	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK)) {
+		mkdir(root, 0755);
+		if (mount("none", root, "cgroup2", 0, NULL))
+			return "no cgroup2 file system";
+	}
+	if (write_str("/sys/fs/cgroup/cgroup.subtree_control", "+memory"))
+		return "no memory controller";
+	snprintf(cg, size, "%s/prepage-test.%d", root, getpid());
+	if (mkdir(cg, 0755))
+		return "cannot create a memory cgroup";
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (write_str(procs, pid)) {
+		rmdir(cg);
+		return "cannot enter a memory cgroup";
+	}
+	return NULL;
+}
+
+/* Back to the root cgroup; the one of memcg_enter() goes. */
+static void memcg_leave(const char *cg)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	write_str("/sys/fs/cgroup/cgroup.procs", pid);
+	rmdir(cg);
+}
+
+/*
  * What is prepaged for an app is charged to the app's memory cgroup,
  * not to the root one of the prepager thread.
  */
 TEST_F(file, memcg)
 {
-	const char *root = "/sys/fs/cgroup";
-	char cg[PATH_MAX], procs[PATH_MAX + 16], pid[32];
+	char cg[PATH_MAX];
+	const char *why;
 	long before, after;
 
-	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK)) {
-		mkdir(root, 0755);
-		if (mount("none", root, "cgroup2", 0, NULL))
-			SKIP(return, "no cgroup2 file system");
-	}
-	if (write_str("/sys/fs/cgroup/cgroup.subtree_control", "+memory"))
-		SKIP(return, "no memory controller");
-	snprintf(cg, sizeof(cg), "%s/prepage-test.%d", root, getpid());
-	ASSERT_EQ(0, mkdir(cg, 0755));
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
-	snprintf(pid, sizeof(pid), "%d", getpid());
-	ASSERT_EQ(0, write_str(procs, pid));
+	why = memcg_enter(cg, sizeof(cg));
+	if (why)
+		SKIP(return, "%s", why);
 
 	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
 				     "%s 0:%ld\n", self->path,
@@ -1031,11 +1210,86 @@ TEST_F(file, memcg)
 	EXPECT_LE(before + NR_PAGES * psz, after)
 		TH_LOG("memcg file bytes %ld -> %ld", before, after);
 
-	/* Back to the root cgroup, and the test one goes. */
-	write_str("/sys/fs/cgroup/cgroup.procs", pid);
+	/* The cgroup goes empty: nothing of it stays cached. */
 	fixture_file_close(self->fd, self->path);
 	self->fd = -1;
-	rmdir(cg);
+	memcg_leave(cg);
+}
+
+/*
+ * Prepaged pages the app did not use are the first to be reclaimed
+ * after the window: the app has 256 pages of another file cached from
+ * before, prepage brings 64 in that it does not use, and reclaiming 64
+ * pages of its memory cgroup takes those 64 (at most one batch of
+ * reclaim more, from the other file). Without the demotion the older
+ * pages would go first and the prepaged ones stay.
+ */
+TEST_F(file, demote_unused)
+{
+	char cg[PATH_MAX], other[PATH_MAX], path[PATH_MAX + 32];
+	const char *why;
+	int ofd;
+
+	why = memcg_enter(cg, sizeof(cg));
+	if (why)
+		SKIP(return, "%s", why);
+	/* File pages only: no swapping to satisfy the reclaim. */
+	snprintf(path, sizeof(path), "%s/memory.swap.max", cg);
+	if (!access(path, F_OK))
+		ASSERT_EQ(0, write_str(path, "0"));
+	ofd = make_file(other, 4 * NR_PAGES);
+	ASSERT_LE(0, ofd);
+	ASSERT_TRUE(evict(ofd, 4 * NR_PAGES));
+	ASSERT_TRUE(touch_read(ofd, 0, 4 * NR_PAGES));
+
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path,
+				     NR_PAGES * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(NR_PAGES, resident_wait(self->fd, 0, NR_PAGES, NR_PAGES));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(NR_PAGES, stat_of("file_demoted"));
+	EXPECT_EQ(0, stat_of("file_evicted"));
+
+	snprintf(path, sizeof(path), "%s/memory.reclaim", cg);
+	table_line(self->line, sizeof(self->line), "%ld", NR_PAGES * psz);
+	EXPECT_EQ(0, write_str(path, self->line));
+	EXPECT_EQ(0, resident(self->fd, 0, NR_PAGES));
+	EXPECT_LE(3 * NR_PAGES, resident(ofd, 0, 4 * NR_PAGES));
+
+	close(ofd);
+	unlink(other);
+	fixture_file_close(self->fd, self->path);
+	self->fd = -1;
+	memcg_leave(cg);
+}
+
+/*
+ * Prepaged pages reclaimed before the app used them are counted, also
+ * when the app then read them again itself (a hit that cost a miss).
+ */
+TEST_F(file, evicted)
+{
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path, 32 * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(32, resident_wait(self->fd, 0, 32, 32));
+	ASSERT_TRUE(touch_read(self->fd, 0, 16));
+	/* 24-31 are reclaimed; the app reads 28-31 again. */
+	ASSERT_EQ(0, posix_fadvise(self->fd, 24 * psz, 8 * psz,
+				   POSIX_FADV_DONTNEED));
+	EXPECT_EQ(0, resident(self->fd, 24, 8));
+	ASSERT_TRUE(touch_read(self->fd, 28, 4));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(32, stat_of("file_prepaged"));
+	EXPECT_EQ(20, stat_of("file_hit"));
+	EXPECT_EQ(4, stat_of("file_miss"));
+	/* 24-27 gone unused, 28-31 read again by the app */
+	EXPECT_EQ(8, stat_of("file_evicted"));
+	/* 16-23: cached, not used */
+	EXPECT_EQ(8, stat_of("file_demoted"));
 }
 
 /* start twice restarts; end without start and end after end fail. */
