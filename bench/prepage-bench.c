@@ -625,7 +625,8 @@ static void userspace_replay(struct app *a)
 /* prepage_stat of @a as "key value" pairs into @val, by @keys order. */
 static const char *stat_keys[] = {
 	"file_prepaged", "file_hit", "file_miss", "anon_prepaged", "anon_hit",
-	"anon_miss", "switches", "log_dropped", "file_stale", NULL,
+	"anon_miss", "switches", "log_dropped", "file_stale", "file_evicted",
+	"file_demoted", "anon_evicted", NULL,
 };
 
 static void read_stat(struct app *a, uint64_t *val)

@@ -91,6 +91,9 @@ def summarize(recs):
             "anon_precision": ratio(ah, ap), "anon_recall": ratio(ah, ah + am),
             "prepaged_mb_per_switch": (fp + ap) * PAGE / 2**20 / n,
             "wasted_mb_per_switch": (fp - fh + ap - ah) * PAGE / 2**20 / n,
+            # Prepaged pages reclaimed before the app used them.
+            "file_evicted": ratio(st.get("file_evicted", 0), fp),
+            "anon_evicted": ratio(st.get("anon_evicted", 0), ap),
             "prepager_cpu_ms_per_switch":
                 sum(r["prepager_cpu_ms"] for r in md) / n,
             "start_ms_mean": statistics.mean(r.get("start_us", 0) / 1000
@@ -116,7 +119,7 @@ def fmt(v, spec=".1f", pctg=False):
 def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
-            "waste MB/sw", "kthr ms/sw", "start ms", "end ms"]
+            "waste MB/sw", "evict f/a", "kthr ms/sw", "start ms", "end ms"]
     rows = []
     for m, s in summary["modes"].items():
         tm = s["trial_means_ms"]
@@ -132,6 +135,8 @@ def table(summary):
                      fmt(s["anon_recall"], pctg=True),
                      fmt(s["prepaged_mb_per_switch"], ".2f"),
                      fmt(s["wasted_mb_per_switch"], ".2f"),
+                     fmt(s["file_evicted"], ".0%") + "/" +
+                     fmt(s["anon_evicted"], ".0%"),
                      fmt(s["prepager_cpu_ms_per_switch"]),
                      fmt(s["start_ms_mean"], ".2f"),
                      fmt(s["end_ms_mean"], ".2f")])

@@ -711,6 +711,37 @@ void prepage_file_prepager_added(struct address_space *mapping, pgoff_t index,
 }
 
 /*
+ * The pages of [@start, @end) that were just prepaged are for the app's
+ * switch, which is happening now: keep them from being the first pages
+ * reclaim takes (readahead adds them to the oldest generation under
+ * MGLRU) until the window ends, when those the app did not use are
+ * demoted (prepage_file_demote()).
+ */
+static void prepage_file_protect(struct prepage_file *f, pgoff_t start,
+				 pgoff_t end)
+{
+	struct folio_batch fbatch;
+	unsigned int i;
+
+	/* Readahead left them in this CPU's batch, off the LRU. */
+	lru_add_drain();
+	folio_batch_init(&fbatch);
+	while (start < end &&
+	       filemap_get_folios(f->file->f_mapping, &start, end - 1,
+				  &fbatch)) {
+		for (i = 0; i < folio_batch_count(&fbatch); i++) {
+			struct folio *folio = fbatch.folios[i];
+
+			if (prepage_extents_contains(&f->prepaged, folio->index))
+				folio_activate(folio);
+		}
+		folio_batch_release(&fbatch);
+		cond_resched();
+	}
+	lru_add_drain();
+}
+
+/*
  * Read the pages of [@index, @end) that are missing from @f's page cache,
  * asynchronously, as readahead does: batched into large reads, pages
  * already cached left alone, as far as the window's budget goes.
@@ -752,6 +783,8 @@ static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 
 		force_page_cache_ra(&ractl, min(step, nr - done));
 	}
+	if (f->nr_prepaged != before)
+		prepage_file_protect(f, index, index + nr);
 	prepage_budget_give(f->pm, nr - min(nr, f->nr_prepaged - before));
 	return READ_ONCE(f->pm->file_stop) ? 0 : nr;
 }

@@ -1266,6 +1266,57 @@ TEST_F(file, demote_unused)
 }
 
 /*
+ * While the window is open, the pages prepaged for it are not the first
+ * to be reclaimed: the app reads 256 pages of another file after they
+ * came in, then 64 pages of its memory cgroup are reclaimed, and the
+ * prepaged pages all survive to be used (readahead would have put them
+ * behind the newer ones, in the oldest generation).
+ */
+TEST_F(file, protect_window)
+{
+	char cg[PATH_MAX], other[PATH_MAX], path[PATH_MAX + 32];
+	const char *why;
+	int ofd;
+
+	why = memcg_enter(cg, sizeof(cg));
+	if (why)
+		SKIP(return, "%s", why);
+	snprintf(path, sizeof(path), "%s/memory.swap.max", cg);
+	if (!access(path, F_OK))
+		ASSERT_EQ(0, write_str(path, "0"));
+	ofd = make_file(other, 4 * NR_PAGES);
+	ASSERT_LE(0, ofd);
+	ASSERT_TRUE(evict(ofd, 4 * NR_PAGES));
+
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path,
+				     NR_PAGES * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(NR_PAGES, resident_wait(self->fd, 0, NR_PAGES, NR_PAGES));
+	ASSERT_TRUE(touch_read(ofd, 0, 4 * NR_PAGES));
+
+	snprintf(path, sizeof(path), "%s/memory.reclaim", cg);
+	table_line(self->line, sizeof(self->line), "%ld", NR_PAGES * psz);
+	EXPECT_EQ(0, write_str(path, self->line));
+	EXPECT_EQ(NR_PAGES, resident(self->fd, 0, NR_PAGES));
+	EXPECT_GE(3 * NR_PAGES, resident(ofd, 0, 4 * NR_PAGES));
+
+	ASSERT_TRUE(touch_read(self->fd, 0, NR_PAGES));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(NR_PAGES, stat_of("file_hit"));
+	/* The other file is no table's: its pages are misses. */
+	EXPECT_EQ(4 * NR_PAGES, stat_of("file_miss"));
+	EXPECT_EQ(0, stat_of("file_evicted"));
+
+	close(ofd);
+	unlink(other);
+	fixture_file_close(self->fd, self->path);
+	self->fd = -1;
+	memcg_leave(cg);
+}
+
+/*
  * Prepaged pages reclaimed before the app used them are counted, also
  * when the app then read them again itself (a hit that cost a miss).
  */
