@@ -45,8 +45,9 @@ echo
 echo "Summary ($(( $(date +%s) - start ))s):"
 # Every FAIL and SKIP, but the upstream run's plain SKIPs (features this
 # VM or config lacks, as the tests themselves report) only counted per
-# program; all of them are in build/vm-results.
-awk '/^SKIP upstream / && !/\(known failure: / {
+# program; all of them are in build/vm-results. Known and flaky failures
+# are listed one by one.
+awk '/^SKIP upstream / && !/\((known failure|flaky): / {
 	p = $0; sub(/^SKIP upstream /, "", p)
 	c = index(p, ":"); prog = substr(p, 1, c); rest = substr(p, c + 1)
 	c = index(rest, ":"); if (c) prog = prog substr(rest, 1, c - 1); else prog = p

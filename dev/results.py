@@ -16,8 +16,9 @@ Then the verdicts are judged (judge()):
  - results of other kselftest collections are the upstream run's (kind
    "upstream"): a FAIL listed in the known-failures file (--known) is
    reported as SKIP with its reason, any other FAIL stays a FAIL, SKIPs
-   are reported as such; with --known, a log without upstream results
-   fails.
+   are reported as such (a program that failed once and passed when the
+   runner ran it again is a SKIP noted "flaky"); with --known, a log
+   without upstream results fails.
 
 Usage: results.py CONSOLE_LOG... [--known FILE]
 Output lines: "PASS|FAIL|SKIP <kind> <name>[ (note)]".
@@ -78,6 +79,10 @@ def kselftest(lines):
             # Cut off, crashed or timed out after its last case.
             if cases and prog_verdict == "FAIL" and all(v != "FAIL" for v, _, _ in cases):
                 out.append(Result("FAIL", "kselftest", f"{prog} (exit status)"))
+            # Failed once, passed when the runner ran it again: say so.
+            note = skip_note(m.group(1), m.group(4), m.group(5))
+            if cases and note.startswith("flaky"):
+                out.append(Result("SKIP", "kselftest", prog, note))
             prog, cases = None, []
     if prog is not None:
         out.append(Result("FAIL", "kselftest", f"{prog} (no result: crashed or cut off)"))

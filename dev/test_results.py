@@ -177,6 +177,38 @@ class JudgeTest(unittest.TestCase):
             "SKIP upstream mm: gup_test -u",
         ])
 
+    def test_upstream_flaky(self):
+        """A failure that passed on the runner's second run is a SKIP that
+        says so; the first run's output is not read as results."""
+        log = (PREPAGE_PASS + KUNIT_PASS +
+               "TAP version 13\n"
+               "# selftests: mm: cow\n"
+               "# first run: ok 1 Basic COW\n"
+               "# first run: not ok 2 R/O pin\n"
+               "# (mm: cow: exit 1 after 3s; running it again)\n"
+               "# ok 1 Basic COW\n"
+               "# ok 2 R/O pin\n"
+               "# (mm: cow: exit 0 after 3s)\n"
+               "ok 1 selftests: mm: cow # SKIP flaky: exit 1 on the first "
+               "run, passed on the second\n")
+        self.assertEqual(judged(log, [])[1:-1], [
+            "PASS upstream mm: cow:Basic COW",
+            "PASS upstream mm: cow:R/O pin",
+            "SKIP upstream mm: cow (flaky: exit 1 on the first run, passed "
+            "on the second)",
+        ])
+        log = (PREPAGE_PASS + KUNIT_PASS +
+               "TAP version 13\n"
+               "# selftests: mm: uffd-unit-tests\n"
+               "# first run: Testing events on anon... ERROR\n"
+               "# Testing events on anon... done\n"
+               "ok 1 selftests: mm: uffd-unit-tests # SKIP flaky: exit 1 on "
+               "the first run, passed on the second\n")
+        self.assertEqual(judged(log, [])[1:-1], [
+            "SKIP upstream mm: uffd-unit-tests (flaky: exit 1 on the first "
+            "run, passed on the second)",
+        ])
+
     def test_upstream_missing_fails(self):
         got = judged(PREPAGE_PASS + KUNIT_PASS, known=[])
         self.assertEqual(got[-1], "FAIL upstream (no results: the upstream kselftests did not run)")

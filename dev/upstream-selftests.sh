@@ -12,7 +12,8 @@
 # start) every 0.5 s while the tests run. Output is TAP in the layout of
 # run_kselftest.sh ("# selftests: mm: cow", the program's output with a
 # "# " prefix, "ok N selftests: mm: cow"), read by dev/results.py, which
-# also applies the known failures of dev/upstream-selftests.known.
+# also applies the known failures of dev/upstream-selftests.known. A
+# program that fails runs once more (see run_test()).
 #
 #   PREPAGE=0 run-upstream.sh    the same run with prepage disabled and no
 #                                shim (to tell a regression from a test
@@ -34,6 +35,27 @@ n=0
 in_dir=
 only=" $* "
 
+# run_once: run the current test program once, its output in
+# /tmp/upstream-out, its exit status in $rc, its time in $el.
+run_once() {
+	t0=$(date +%s)
+	rm -f /tmp/upstream-rc
+	(
+		cd "${in_dir:-$dir/$col}" || exit 1
+		if [ "$PREPAGE" = 1 ]; then
+			LD_PRELOAD=$dir/prepage-shim.so timeout "$t" "$dir/$col/$prog" "$@" </dev/null
+		else
+			timeout "$t" "$dir/$col/$prog" "$@" </dev/null
+		fi
+		echo $? >/tmp/upstream-rc
+	) >/tmp/upstream-out 2>&1
+	rc=$(cat /tmp/upstream-rc 2>/dev/null || echo 255)
+	el=$(($(date +%s) - t0))
+}
+
+# A program that fails (not by a timeout) runs once more: a failure that
+# does not happen again is reported as a SKIP that says so ("flaky"), with
+# the first run's output kept under "# first run: " (not read as results).
 run_test() {
 	col=$1 t=$2 prog=$3
 	shift 3
@@ -44,21 +66,19 @@ run_test() {
 	n=$((n + 1))
 	t=$((t * ${TIMEOUT_SCALE:-1}))
 	echo "# selftests: $name"
-	t0=$(date +%s)
-	rm -f /tmp/upstream-rc
-	(
-		cd "${in_dir:-$dir/$col}" || exit 1
-		if [ "$PREPAGE" = 1 ]; then
-			LD_PRELOAD=$dir/prepage-shim.so timeout "$t" "$dir/$col/$prog" "$@" </dev/null 2>&1
-		else
-			timeout "$t" "$dir/$col/$prog" "$@" </dev/null 2>&1
-		fi
-		echo $? >/tmp/upstream-rc
-	) | awk '{ print "# " $0; fflush() }'   # also ends a last line without newline
-	rc=$(cat /tmp/upstream-rc 2>/dev/null || echo 255)
-	el=$(($(date +%s) - t0))
+	first=
+	run_once "$@"
+	if [ "$rc" != 0 ] && [ "$rc" != 4 ] && [ "$el" -lt "$t" ]; then
+		awk '{ print "# first run: " $0 }' /tmp/upstream-out
+		echo "# ($name: exit $rc after ${el}s; running it again)"
+		first=$rc
+		run_once "$@"
+	fi
+	awk '{ print "# " $0 }' /tmp/upstream-out   # also ends a last line without newline
 	echo "# ($name: exit $rc after ${el}s)"
-	if [ "$rc" = 0 ]; then
+	if [ "$rc" = 0 ] && [ -n "$first" ]; then
+		echo "ok $n selftests: $name # SKIP flaky: exit $first on the first run, passed on the second"
+	elif [ "$rc" = 0 ]; then
 		echo "ok $n selftests: $name"
 	elif [ "$rc" = 4 ]; then
 		echo "ok $n selftests: $name # SKIP"
