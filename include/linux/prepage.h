@@ -15,6 +15,7 @@
 
 struct address_space;
 struct file;
+struct folio;
 struct inode;
 struct mm_struct;
 struct task_struct;
@@ -40,8 +41,8 @@ void __prepage_file_access(struct address_space *mapping, pgoff_t index,
 			   unsigned long nr);
 void __prepage_anon_swapin(struct mm_struct *mm, unsigned long address,
 			   unsigned long nr);
-void __prepage_file_added(struct address_space *mapping, pgoff_t index,
-			  unsigned long nr);
+void __prepage_file_added(struct address_space *mapping,
+			  struct folio *folio);
 
 int prepage_proc_open(struct file *file, struct task_struct *task,
 		      struct mm_struct *mm, enum prepage_proc_file which);
@@ -81,22 +82,21 @@ static inline void prepage_file_access(struct address_space *mapping,
 }
 
 /**
- * prepage_file_added() - note that the current task added file pages to
- * the page cache
+ * prepage_file_added() - note that the current task added a folio to the
+ * page cache
  * @mapping:	the file's page cache
- * @index:	first page
- * @nr:		number of pages
+ * @folio:	the folio, locked, not on the LRU yet
  * @gfp:	the allocation flags; pages added to be written are not noted
  *
  * Pages a task in a switch window adds to be read, and then accesses, are
- * the misses of the window.
+ * the misses of the window. A folio a prepage thread adds for a window is
+ * made active, as workingset_refault() does, before it goes on the LRU.
  */
 static inline void prepage_file_added(struct address_space *mapping,
-				      pgoff_t index, unsigned long nr,
-				      gfp_t gfp)
+				      struct folio *folio, gfp_t gfp)
 {
 	if (static_branch_unlikely(&prepage_key) && !(gfp & __GFP_WRITE))
-		__prepage_file_added(mapping, index, nr);
+		__prepage_file_added(mapping, folio);
 }
 
 /**
@@ -121,8 +121,7 @@ static inline void prepage_exit_mm(struct mm_struct *mm) {}
 static inline void prepage_file_access(struct address_space *mapping,
 				       pgoff_t index, unsigned long nr) {}
 static inline void prepage_file_added(struct address_space *mapping,
-				      pgoff_t index, unsigned long nr,
-				      gfp_t gfp) {}
+				      struct folio *folio, gfp_t gfp) {}
 static inline void prepage_anon_swapin(struct mm_struct *mm,
 				       unsigned long address, unsigned long nr) {}
 

@@ -307,7 +307,8 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 			    struct prepage_anon_walk *w,
 			    void (*fn)(struct prepage_anon_table *t,
 				       unsigned long vpn, void *entry,
-				       bool present, bool young, void *arg),
+				       bool present, bool young, bool swapped,
+				       void *arg),
 			    void *arg)
 {
 	unsigned long span = PTRS_PER_PTE, vpn = 0, first, last;
@@ -334,7 +335,7 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 			unsigned long i = vpn - w->base;
 
 			fn(t, vpn, entry, test_bit(i, w->present),
-			   test_bit(i, w->young), arg);
+			   test_bit(i, w->young), test_bit(i, w->swapped), arg);
 		}
 		if (last == ULONG_MAX)
 			break;
@@ -344,7 +345,8 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 }
 
 static void anon_clear_one(struct prepage_anon_table *t, unsigned long vpn,
-			   void *entry, bool present, bool young, void *arg)
+			   void *entry, bool present, bool young, bool swapped,
+			   void *arg)
 {
 	bool *cleared = arg;
 
@@ -417,7 +419,8 @@ static bool anon_end_prepaged(struct anon_end *e, unsigned long vpn)
 }
 
 static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
-			 void *entry, bool present, bool young, void *arg)
+			 void *entry, bool present, bool young, bool swapped,
+			 void *arg)
 {
 	struct anon_end *e = arg;
 	unsigned int timeout = anon_timeout_of(entry);
@@ -425,8 +428,8 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 	if (anon_end_prepaged(e, vpn)) {
 		if (young)
 			prepage_stat_add(e->pm, PREPAGE_STAT_ANON_HIT, 1);
-		/* Swapped out again: gone unused, or swapped in by the app. */
-		if (!present || prepage_extents_contains(e->missed, vpn))
+		/* Swapped out again: still out, or swapped in by the app. */
+		if (swapped || prepage_extents_contains(e->missed, vpn))
 			prepage_stat_add(e->pm, PREPAGE_STAT_ANON_EVICTED, 1);
 	}
 	if (young) {
@@ -727,11 +730,14 @@ static void prepage_anon_work(struct kthread_work *work)
 		cond_resched();
 	}
 	/*
-	 * Put the pages on the LRU now rather than when a CPU's batch fills
-	 * (the thread may have moved between CPUs while it worked):
-	 * prepaged pages the app does not use must be reclaimable.
+	 * Put the pages on the LRU now rather than when this CPU's batch
+	 * fills: prepaged pages the app does not use must be reclaimable.
+	 * (Not lru_add_drain_all(): a SCHED_IDLE thread would hold its
+	 * global mutex while it waits for work on every CPU, in the switch.
+	 * At most one batch is left behind if the thread moved, as for any
+	 * readahead(2) caller.)
 	 */
-	lru_add_drain_all();
+	lru_add_drain();
 	prepage_charge_end(&charge);
 	anon_walk_free(&w);
 put:

@@ -996,25 +996,24 @@ void __prepage_file_access(struct address_space *mapping, pgoff_t index,
 }
 
 /**
- * __prepage_file_added() - log file pages the current task added to the
- * page cache
+ * __prepage_file_added() - log a folio the current task added to the page
+ * cache
  * @mapping:	the file's page cache
- * @index:	first page
- * @nr:		number of pages
+ * @folio:	the folio, locked, not on the LRU yet
  *
  * See prepage_file_added().
  */
-void __prepage_file_added(struct address_space *mapping, pgoff_t index,
-			  unsigned long nr)
+void __prepage_file_added(struct address_space *mapping, struct folio *folio)
 {
 	/* Nothing to note while no window is open: no prepager runs then. */
 	if (!READ_ONCE(prepage_file_enabled) ||
 	    !atomic_read(&prepage_nr_switching))
 		return;
 	if (current->flags & PF_KTHREAD)
-		prepage_file_prepager_added(mapping, index, nr);
+		prepage_file_prepager_added(mapping, folio);
 	else
-		prepage_log(PREPAGE_LOG_FILE_ADDED, mapping, index, nr);
+		prepage_log(PREPAGE_LOG_FILE_ADDED, mapping, folio->index,
+			    folio_nr_pages(folio));
 }
 
 /**

@@ -30,6 +30,7 @@
 #include <linux/kthread.h>
 #include <linux/namei.h>
 #include <linux/pagemap.h>
+#include <linux/pagevec.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
@@ -241,6 +242,7 @@ static int prepage_file_parse_line(char *line, const struct cred *cred,
 	struct prepage_line_fields lf = {};
 	char *path, *ranges, *field;
 	struct prepage_file *f, *other;
+	size_t len;
 	struct inode *inode;
 	unsigned int i;
 	pgoff_t eof;
@@ -254,8 +256,8 @@ static int prepage_file_parse_line(char *line, const struct cred *cred,
 	 * White space and backslashes in a path are octal escapes, as the
 	 * dump writes them (and /proc/mounts); an escaped NUL is no path.
 	 */
-	i = string_unescape_inplace(path, UNESCAPE_OCTAL);
-	if (i != strlen(path))
+	len = string_unescape_inplace(path, UNESCAPE_OCTAL);
+	if (len != strlen(path))
 		return -EINVAL;
 
 	if (*extents >= max)
@@ -369,15 +371,22 @@ int prepage_file_table_parse(char *buf, const struct cred *cred,
 	return 0;
 }
 
+static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f);
+
 /**
  * prepage_file_window_start() - a window opens
  * @pm:	the prepage state; its lock is held
+ *
+ * A window that was open is discarded (a restart): what was prepaged for
+ * it and not used since is demoted as at its end.
  */
 void prepage_file_window_start(struct prepage_mm *pm)
 {
 	struct prepage_file *f;
 
 	list_for_each_entry(f, &pm->file_table.files, node) {
+		if (f->prepaged.nr)
+			prepage_file_demote(pm, f);
 		prepage_extents_destroy(&f->prepaged);
 		f->nr_prepaged = 0;
 	}
@@ -422,37 +431,46 @@ static unsigned long prepage_common_pages(const struct prepage_extents *a,
  * The pages of @f->prepaged were prepaged in the window and not used:
  * those still cached go to the tail of the inactive list (the oldest
  * generation with MGLRU), to be reclaimed first, as the pages
- * POSIX_FADV_DONTNEED cannot drop are (a mapped page stays); those no
- * longer cached were reclaimed before the app used them.
+ * POSIX_FADV_DONTNEED cannot drop are; those no longer cached were
+ * reclaimed before the app used them. A folio is left alone if it is
+ * mapped, was accessed through a file descriptor (PG_referenced: by
+ * another process, say, whose accesses the window does not log) or
+ * holds pages outside @f->prepaged (a large folio the app used part of).
  */
 static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f)
 {
 	struct address_space *mapping = f->file->f_mapping;
 	unsigned long demoted = 0, evicted = 0;
-	unsigned int i;
+	struct folio_batch fbatch;
+	unsigned int i, k;
 
+	folio_batch_init(&fbatch);
 	for (i = 0; i < f->prepaged.nr; i++) {
-		pgoff_t index = f->prepaged.ext[i].start;
-		pgoff_t end = index + f->prepaged.ext[i].nr;
+		pgoff_t first = f->prepaged.ext[i].start;
+		pgoff_t end = first + f->prepaged.ext[i].nr;
+		pgoff_t pos = first, next = first;
 
-		while (index < end) {
-			struct folio *folio = filemap_get_folio(mapping, index);
-			pgoff_t next;
+		while (pos < end &&
+		       filemap_get_folios(mapping, &next, end - 1, &fbatch)) {
+			for (k = 0; k < folio_batch_count(&fbatch); k++) {
+				struct folio *folio = fbatch.folios[k];
+				pgoff_t fend = folio_next_index(folio);
 
-			if (IS_ERR(folio)) {
-				evicted++;
-				index++;
-				continue;
+				if (folio->index > pos)
+					evicted += folio->index - pos;
+				if (folio->index >= first && fend <= end &&
+				    folio_test_lru(folio) &&
+				    !folio_mapped(folio) &&
+				    !folio_test_referenced(folio)) {
+					deactivate_file_folio(folio);
+					demoted += fend - folio->index;
+				}
+				pos = min(fend, end);
 			}
-			next = min(folio_next_index(folio), end);
-			if (!folio_mapped(folio)) {
-				deactivate_file_folio(folio);
-				demoted += next - index;
-			}
-			folio_put(folio);
-			index = next;
+			folio_batch_release(&fbatch);
+			cond_resched();
 		}
-		cond_resched();
+		evicted += end - pos;
 	}
 	/* Where they go now, not when this CPU's batch fills. */
 	if (demoted)
@@ -492,11 +510,15 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_EVICTED,
 			 prepage_common_pages(added, &f->prepaged));
 	/* What is left of @f->prepaged after this was not used. */
-	prepage_extents_subtract(&f->prepaged, accessed);
-	for (i = 0; i < f->prepaged.nr && f->target.nr < max; i++)
-		prepage_extents_remove(&f->target, f->prepaged.ext[i].start,
-				       f->prepaged.ext[i].nr);
-	prepage_file_demote(pm, f);
+	if (!prepage_extents_subtract(&f->prepaged, accessed)) {
+		for (i = 0; i < f->prepaged.nr && f->target.nr < max; i++)
+			prepage_extents_remove(&f->target,
+					       f->prepaged.ext[i].start,
+					       f->prepaged.ext[i].nr);
+		/* Pages the app read again itself are the app's now. */
+		if (!prepage_extents_subtract(&f->prepaged, added))
+			prepage_file_demote(pm, f);
+	}
 	prepage_extents_destroy(&f->prepaged);
 }
 
@@ -682,21 +704,27 @@ static struct prepage_file **prepage_reading_slot(void)
 }
 
 /**
- * prepage_file_prepager_added() - count pages a prepager thread added
- * @mapping:	the page cache they were added to
- * @index:	first page
- * @nr:		number of pages
+ * prepage_file_prepager_added() - count a folio a prepager thread added
+ * @mapping:	the page cache it was added to
+ * @folio:	the folio, locked, not on the LRU yet
  *
  * Called from the page cache insertion hook in kernel thread context:
- * if the thread is a file prepager reading @mapping, the pages are the
- * ones it prepaged. Exactly those pages count, however readahead batched
- * them, and pages that were cached already do not.
+ * if the thread is a file prepager reading @mapping, the folio is one it
+ * prepaged. Exactly those pages count, however readahead batched them,
+ * and pages that were cached already do not.
+ *
+ * The folio is for the app's switch, which is happening now: it goes on
+ * the LRU active (the youngest generation with MGLRU), as a refault of
+ * the workingset does, and not where readahead puts its pages, among the
+ * first that reclaim takes. At the end of the window, prepaged pages the
+ * app did not use are demoted (prepage_file_demote()).
  */
-void prepage_file_prepager_added(struct address_space *mapping, pgoff_t index,
-				 unsigned long nr)
+void prepage_file_prepager_added(struct address_space *mapping,
+				 struct folio *folio)
 {
 	struct prepage_file **slot = prepage_reading_slot();
 	struct prepage_file *f = slot ? *slot : NULL;
+	long nr = folio_nr_pages(folio);
 
 	if (!f || f->file->f_mapping != mapping)
 		return;
@@ -704,41 +732,11 @@ void prepage_file_prepager_added(struct address_space *mapping, pgoff_t index,
 	 * Called from filemap_add_folio(): never allocate here. The reader
 	 * made room; a page that cannot be recorded is not counted either.
 	 */
-	if (!prepage_extents_add_reserved(&f->prepaged, index, nr)) {
+	if (!prepage_extents_add_reserved(&f->prepaged, folio->index, nr)) {
 		f->nr_prepaged += nr;
 		prepage_stat_add(f->pm, PREPAGE_STAT_FILE_PREPAGED, nr);
+		folio_set_active(folio);
 	}
-}
-
-/*
- * The pages of [@start, @end) that were just prepaged are for the app's
- * switch, which is happening now: keep them from being the first pages
- * reclaim takes (readahead adds them to the oldest generation under
- * MGLRU) until the window ends, when those the app did not use are
- * demoted (prepage_file_demote()).
- */
-static void prepage_file_protect(struct prepage_file *f, pgoff_t start,
-				 pgoff_t end)
-{
-	struct folio_batch fbatch;
-	unsigned int i;
-
-	/* Readahead left them in this CPU's batch, off the LRU. */
-	lru_add_drain();
-	folio_batch_init(&fbatch);
-	while (start < end &&
-	       filemap_get_folios(f->file->f_mapping, &start, end - 1,
-				  &fbatch)) {
-		for (i = 0; i < folio_batch_count(&fbatch); i++) {
-			struct folio *folio = fbatch.folios[i];
-
-			if (prepage_extents_contains(&f->prepaged, folio->index))
-				folio_activate(folio);
-		}
-		folio_batch_release(&fbatch);
-		cond_resched();
-	}
-	lru_add_drain();
 }
 
 /*
@@ -767,11 +765,11 @@ static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 	if (!nr)
 		return 0;
 	/*
-	 * What readahead(2) does: within the file, in I/Os the device
-	 * takes, under the invalidate lock. force_page_cache_ra() reads at
-	 * most max(io_pages, ra_pages) pages a call (eight with 16K pages
-	 * and the default 128K readahead): call it until all @nr are
-	 * covered. Pages that were cached already go back to the budget.
+	 * As readahead(2) reads, within the file, in I/Os the device takes,
+	 * under the invalidate lock; but where readahead(2) reads at most
+	 * max(io_pages, ra_pages) pages a call (eight with 16K pages and the
+	 * default 128K readahead), all @nr are read, in as many calls. Pages
+	 * that were cached already go back to the budget.
 	 */
 	step = max3(inode_to_bdi(mapping->host)->io_pages,
 		    (unsigned long)f->file->f_ra.ra_pages, 1UL);
@@ -783,8 +781,6 @@ static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 
 		force_page_cache_ra(&ractl, min(step, nr - done));
 	}
-	if (f->nr_prepaged != before)
-		prepage_file_protect(f, index, index + nr);
 	prepage_budget_give(f->pm, nr - min(nr, f->nr_prepaged - before));
 	return READ_ONCE(f->pm->file_stop) ? 0 : nr;
 }
@@ -852,11 +848,8 @@ static void prepage_file_work(struct kthread_work *work)
 			break;
 out:
 	*slot = NULL;
-	/*
-	 * Unused prepaged pages must be reclaimable, not held in a batch:
-	 * the thread may have moved between CPUs while it worked.
-	 */
-	lru_add_drain_all();
+	/* Unused prepaged pages must be reclaimable, not held in a batch. */
+	lru_add_drain();
 	prepage_charge_end(&charge);
 done:
 	prepage_file_prepage_done(f->pm);

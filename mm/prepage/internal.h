@@ -415,8 +415,8 @@ void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm);
 int prepage_idle_workers_create(struct kthread_worker **workers,
 				unsigned int max, const char *name);
 int prepage_file_prepagers_init(void);
-void prepage_file_prepager_added(struct address_space *mapping, pgoff_t index,
-				 unsigned long nr);
+void prepage_file_prepager_added(struct address_space *mapping,
+				 struct folio *folio);
 void prepage_file_attach(struct prepage_mm *pm,
 			 struct prepage_file_table *table);
 void prepage_file_prepage_start(struct prepage_mm *pm);

@@ -376,6 +376,7 @@ static int prepage_table_load(struct prepage_proc *pp,
 	const struct cred *cred;
 	struct prepage_mm *pm;
 	char *buf, *copy;
+	bool file_lines;
 	int err;
 
 	buf = kvmalloc(count + 1, GFP_KERNEL_ACCOUNT);
@@ -418,6 +419,7 @@ static int prepage_table_load(struct prepage_proc *pp,
 		prepage_anon_table_free(anon);
 		goto out;
 	}
+	file_lines = table.nr_files || table.nr_stale;
 
 	pm = prepage_mm_get(mm, true);
 	if (IS_ERR(pm)) {
@@ -428,8 +430,8 @@ static int prepage_table_load(struct prepage_proc *pp,
 		 * anon lines only keeps the file tables, as one of file
 		 * lines only keeps the anonymous table.
 		 */
-		err = prepage_load_tables(pm, table.nr_files ||
-					  table.nr_stale ? &table : NULL, &anon);
+		err = prepage_load_tables(pm, file_lines ? &table : NULL,
+					  &anon);
 		prepage_mm_put(pm);
 	}
 	prepage_file_table_free(&table);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <linux/capability.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1065,11 +1066,12 @@ TEST_F(file, small_io)
 
 	if (!disk_queue(self->fd, dir, sizeof(dir)))
 		SKIP(return, "the test file system is not on a block device");
-	max_kb = set_queue(dir, "max_sectors_kb", psz / 1024);
-	ASSERT_LE(0, max_kb) TH_LOG("cannot set %s/max_sectors_kb", dir);
-	/* After max_sectors_kb, which resets it. */
+	/* Both first: setting max_sectors_kb resets read_ahead_kb. */
 	ra_kb = set_queue(dir, "read_ahead_kb", 0);
 	ASSERT_LE(0, ra_kb) TH_LOG("cannot set %s/read_ahead_kb", dir);
+	max_kb = set_queue(dir, "max_sectors_kb", psz / 1024);
+	ASSERT_LE(0, max_kb) TH_LOG("cannot set %s/max_sectors_kb", dir);
+	ASSERT_LE(0, set_queue(dir, "read_ahead_kb", 0));
 	/* The file takes its readahead state from the disk when opened. */
 	EXPECT_EQ(0, load(table_line(self->line, sizeof(self->line),
 				     "%s 0:%ld\n", self->path,
@@ -1173,6 +1175,19 @@ static const char *memcg_enter(char *cg, size_t size)
 	return NULL;
 }
 
+/* Run only on the CPU this runs on now. */
+static int pin_to_this_cpu(void)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
 /* Back to the root cgroup; the one of memcg_enter() goes. */
 static void memcg_leave(const char *cg)
 {
@@ -1237,6 +1252,11 @@ TEST_F(file, demote_unused)
 	snprintf(path, sizeof(path), "%s/memory.swap.max", cg);
 	if (!access(path, F_OK))
 		ASSERT_EQ(0, write_str(path, "0"));
+	/*
+	 * One CPU: "end" queues the demotions on the CPU it runs on and then
+	 * drains that CPU's batch, which a move in between would leave.
+	 */
+	ASSERT_EQ(0, pin_to_this_cpu());
 	ofd = make_file(other, 4 * NR_PAGES);
 	ASSERT_LE(0, ofd);
 	ASSERT_TRUE(evict(ofd, 4 * NR_PAGES));
@@ -1269,8 +1289,8 @@ TEST_F(file, demote_unused)
  * While the window is open, the pages prepaged for it are not the first
  * to be reclaimed: the app reads 256 pages of another file after they
  * came in, then 64 pages of its memory cgroup are reclaimed, and the
- * prepaged pages all survive to be used (readahead would have put them
- * behind the newer ones, in the oldest generation).
+ * prepaged pages all survive to be used (readahead alone would have put
+ * them where reclaim takes them before the newer pages).
  */
 TEST_F(file, protect_window)
 {
