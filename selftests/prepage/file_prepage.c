@@ -1232,6 +1232,76 @@ TEST_F(file, memcg)
 }
 
 /*
+ * The reclaim order tests: this process in a memory cgroup of its own,
+ * without swap (reclaim takes file pages only), with the fixture's file
+ * and another one of 4 * NR_PAGES pages, none of them cached.
+ */
+FIXTURE(reclaim)
+{
+	char cg[PATH_MAX];
+	char path[PATH_MAX], other[PATH_MAX];
+	char line[PATH_MAX + 256];
+	int fd, ofd;
+};
+
+FIXTURE_SETUP(reclaim)
+{
+	char swap_max[PATH_MAX + 32];
+	const char *why;
+
+	self->fd = self->ofd = -1;
+	self->cg[0] = '\0';
+	psz = sysconf(_SC_PAGESIZE);
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
+	why = memcg_enter(self->cg, sizeof(self->cg));
+	if (why) {
+		self->cg[0] = '\0';
+		SKIP(return, "%s", why);
+	}
+	snprintf(swap_max, sizeof(swap_max), "%s/memory.swap.max", self->cg);
+	if (!access(swap_max, F_OK))
+		ASSERT_EQ(0, write_str(swap_max, "0"));
+	self->fd = fixture_file(self->path);
+	if (self->fd == -2)
+		SKIP(return, NO_EVICT);
+	ASSERT_LE(0, self->fd) TH_LOG("cannot create a test file");
+	self->ofd = make_file(self->other, 4 * NR_PAGES);
+	ASSERT_LE(0, self->ofd);
+	ASSERT_TRUE(evict(self->ofd, 4 * NR_PAGES));
+}
+
+FIXTURE_TEARDOWN(reclaim)
+{
+	fixture_file_close(self->fd, self->path);
+	fixture_file_close(self->ofd, self->other);
+	/* The cgroup goes empty: nothing of it stays cached. */
+	if (self->cg[0])
+		memcg_leave(self->cg);
+}
+
+/* Reclaim @nr pages of the memory cgroup @cg; 0 or -errno. */
+static int memcg_reclaim(const char *cg, long nr)
+{
+	char path[PATH_MAX + 32], bytes[32];
+
+	snprintf(path, sizeof(path), "%s/memory.reclaim", cg);
+	snprintf(bytes, sizeof(bytes), "%ld", nr * psz);
+	return write_str(path, bytes);
+}
+
+/* Load the fixture's whole file as the table and prepage it. */
+static int prepage_whole(FIXTURE_DATA(reclaim) *self)
+{
+	if (load(table_line(self->line, sizeof(self->line), "%s 0:%ld\n",
+			    self->path, NR_PAGES * psz)) ||
+	    ctl("start") || wait_prepaged())
+		return -1;
+	return resident_wait(self->fd, 0, NR_PAGES, NR_PAGES) == NR_PAGES ?
+	       0 : -1;
+}
+
+/*
  * Prepaged pages the app did not use are the first to be reclaimed
  * after the window: the app has 256 pages of another file cached from
  * before, prepage brings 64 in that it does not use, and reclaiming 64
@@ -1239,50 +1309,22 @@ TEST_F(file, memcg)
  * reclaim more, from the other file). Without the demotion the older
  * pages would go first and the prepaged ones stay.
  */
-TEST_F(file, demote_unused)
+TEST_F(reclaim, demote_unused)
 {
-	char cg[PATH_MAX], other[PATH_MAX], path[PATH_MAX + 32];
-	const char *why;
-	int ofd;
-
-	why = memcg_enter(cg, sizeof(cg));
-	if (why)
-		SKIP(return, "%s", why);
-	/* File pages only: no swapping to satisfy the reclaim. */
-	snprintf(path, sizeof(path), "%s/memory.swap.max", cg);
-	if (!access(path, F_OK))
-		ASSERT_EQ(0, write_str(path, "0"));
 	/*
 	 * One CPU: "end" queues the demotions on the CPU it runs on and then
 	 * drains that CPU's batch, which a move in between would leave.
 	 */
 	ASSERT_EQ(0, pin_to_this_cpu());
-	ofd = make_file(other, 4 * NR_PAGES);
-	ASSERT_LE(0, ofd);
-	ASSERT_TRUE(evict(ofd, 4 * NR_PAGES));
-	ASSERT_TRUE(touch_read(ofd, 0, 4 * NR_PAGES));
-
-	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
-				     "%s 0:%ld\n", self->path,
-				     NR_PAGES * psz)));
-	ASSERT_EQ(0, ctl("start"));
-	ASSERT_EQ(0, wait_prepaged());
-	EXPECT_EQ(NR_PAGES, resident_wait(self->fd, 0, NR_PAGES, NR_PAGES));
+	ASSERT_TRUE(touch_read(self->ofd, 0, 4 * NR_PAGES));
+	ASSERT_EQ(0, prepage_whole(self));
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(NR_PAGES, stat_of("file_demoted"));
 	EXPECT_EQ(0, stat_of("file_evicted"));
 
-	snprintf(path, sizeof(path), "%s/memory.reclaim", cg);
-	table_line(self->line, sizeof(self->line), "%ld", NR_PAGES * psz);
-	EXPECT_EQ(0, write_str(path, self->line));
+	EXPECT_EQ(0, memcg_reclaim(self->cg, NR_PAGES));
 	EXPECT_EQ(0, resident(self->fd, 0, NR_PAGES));
-	EXPECT_LE(3 * NR_PAGES, resident(ofd, 0, 4 * NR_PAGES));
-
-	close(ofd);
-	unlink(other);
-	fixture_file_close(self->fd, self->path);
-	self->fd = -1;
-	memcg_leave(cg);
+	EXPECT_LE(3 * NR_PAGES, resident(self->ofd, 0, 4 * NR_PAGES));
 }
 
 /*
@@ -1292,35 +1334,14 @@ TEST_F(file, demote_unused)
  * prepaged pages all survive to be used (readahead alone would have put
  * them where reclaim takes them before the newer pages).
  */
-TEST_F(file, protect_window)
+TEST_F(reclaim, protect_window)
 {
-	char cg[PATH_MAX], other[PATH_MAX], path[PATH_MAX + 32];
-	const char *why;
-	int ofd;
+	ASSERT_EQ(0, prepage_whole(self));
+	ASSERT_TRUE(touch_read(self->ofd, 0, 4 * NR_PAGES));
 
-	why = memcg_enter(cg, sizeof(cg));
-	if (why)
-		SKIP(return, "%s", why);
-	snprintf(path, sizeof(path), "%s/memory.swap.max", cg);
-	if (!access(path, F_OK))
-		ASSERT_EQ(0, write_str(path, "0"));
-	ofd = make_file(other, 4 * NR_PAGES);
-	ASSERT_LE(0, ofd);
-	ASSERT_TRUE(evict(ofd, 4 * NR_PAGES));
-
-	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
-				     "%s 0:%ld\n", self->path,
-				     NR_PAGES * psz)));
-	ASSERT_EQ(0, ctl("start"));
-	ASSERT_EQ(0, wait_prepaged());
-	EXPECT_EQ(NR_PAGES, resident_wait(self->fd, 0, NR_PAGES, NR_PAGES));
-	ASSERT_TRUE(touch_read(ofd, 0, 4 * NR_PAGES));
-
-	snprintf(path, sizeof(path), "%s/memory.reclaim", cg);
-	table_line(self->line, sizeof(self->line), "%ld", NR_PAGES * psz);
-	EXPECT_EQ(0, write_str(path, self->line));
+	EXPECT_EQ(0, memcg_reclaim(self->cg, NR_PAGES));
 	EXPECT_EQ(NR_PAGES, resident(self->fd, 0, NR_PAGES));
-	EXPECT_GE(3 * NR_PAGES, resident(ofd, 0, 4 * NR_PAGES));
+	EXPECT_GE(3 * NR_PAGES, resident(self->ofd, 0, 4 * NR_PAGES));
 
 	ASSERT_TRUE(touch_read(self->fd, 0, NR_PAGES));
 	ASSERT_EQ(0, ctl("end"));
@@ -1328,12 +1349,6 @@ TEST_F(file, protect_window)
 	/* The other file is no table's: its pages are misses. */
 	EXPECT_EQ(4 * NR_PAGES, stat_of("file_miss"));
 	EXPECT_EQ(0, stat_of("file_evicted"));
-
-	close(ofd);
-	unlink(other);
-	fixture_file_close(self->fd, self->path);
-	self->fd = -1;
-	memcg_leave(cg);
 }
 
 /*
