@@ -1240,7 +1240,6 @@ FIXTURE(reclaim)
 {
 	char cg[PATH_MAX];
 	char path[PATH_MAX], other[PATH_MAX];
-	char line[PATH_MAX + 256];
 	int fd, ofd;
 };
 
@@ -1249,7 +1248,8 @@ FIXTURE_SETUP(reclaim)
 	char swap_max[PATH_MAX + 32];
 	const char *why;
 
-	self->fd = self->ofd = -1;
+	self->fd = -1;
+	self->ofd = -1;
 	self->cg[0] = '\0';
 	psz = sysconf(_SC_PAGESIZE);
 	if (prepage_unavailable())
@@ -1290,15 +1290,16 @@ static int memcg_reclaim(const char *cg, long nr)
 	return write_str(path, bytes);
 }
 
-/* Load the fixture's whole file as the table and prepage it. */
-static int prepage_whole(FIXTURE_DATA(reclaim) *self)
+/* Load the whole test file @path as the table and prepage it. */
+static int prepage_whole(const char *path, int fd)
 {
-	if (load(table_line(self->line, sizeof(self->line), "%s 0:%ld\n",
-			    self->path, NR_PAGES * psz)) ||
+	char line[PATH_MAX + 64];
+
+	if (load(table_line(line, sizeof(line), "%s 0:%ld\n", path,
+			    NR_PAGES * psz)) ||
 	    ctl("start") || wait_prepaged())
 		return -1;
-	return resident_wait(self->fd, 0, NR_PAGES, NR_PAGES) == NR_PAGES ?
-	       0 : -1;
+	return resident_wait(fd, 0, NR_PAGES, NR_PAGES) == NR_PAGES ? 0 : -1;
 }
 
 /*
@@ -1317,7 +1318,7 @@ TEST_F(reclaim, demote_unused)
 	 */
 	ASSERT_EQ(0, pin_to_this_cpu());
 	ASSERT_TRUE(touch_read(self->ofd, 0, 4 * NR_PAGES));
-	ASSERT_EQ(0, prepage_whole(self));
+	ASSERT_EQ(0, prepage_whole(self->path, self->fd));
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(NR_PAGES, stat_of("file_demoted"));
 	EXPECT_EQ(0, stat_of("file_evicted"));
@@ -1336,7 +1337,7 @@ TEST_F(reclaim, demote_unused)
  */
 TEST_F(reclaim, protect_window)
 {
-	ASSERT_EQ(0, prepage_whole(self));
+	ASSERT_EQ(0, prepage_whole(self->path, self->fd));
 	ASSERT_TRUE(touch_read(self->ofd, 0, 4 * NR_PAGES));
 
 	EXPECT_EQ(0, memcg_reclaim(self->cg, NR_PAGES));
