@@ -26,13 +26,24 @@
  *   userspace    the driver replays the profile at switch start:
  *                readahead() on the file ranges and
  *                process_madvise(MADV_WILLNEED) on the anonymous ones
+ *   userspace-file  the same, file ranges only
  *   prepage-file prepage, file side only (profile loaded as the table)
  *   prepage-anon prepage, anonymous side only (learned online)
- *   prepage      both
+ *   prepage      both (file side: the profile; anonymous side: learned)
+ *   prepage-profile  prepage with exactly the userspace replay's tables,
+ *                file and anonymous, loaded again before every switch
+ *                (mechanism against mechanism: nothing learned)
  *
  * Output: one "key=value ..." line per record (SWITCH, APPSTAT, MODE),
  * parsed by bench/report.py. Any page with unexpected contents fails the
  * run (exit 1).
+ *
+ * --anatomy N adds N trials per mode, after the measured ones, with task
+ * delay accounting on (kernel.task_delayacct): their SWITCH lines
+ * (anatomy=1) split each switch's latency, from the app's taskstats
+ * before and after it, into time on a CPU, waiting for a CPU, in
+ * swap-in, in direct reclaim and waiting for block I/O. Latencies come
+ * from the other trials; the report states what the accounting costs.
  *
  * --overhead LABEL instead runs fault-heavy loops with no app switch (the
  * cost of the hooks when prepage is off or idle): first-touch anonymous
@@ -41,6 +52,10 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/taskstats.h>
+#include <sys/socket.h>
 #include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -78,11 +93,11 @@
 
 static long psz;
 
-#define DEFAULT_MODES	"ideal,baseline,userspace,prepage-file,prepage-anon,prepage"
+#define DEFAULT_MODES	"ideal,baseline,userspace,userspace-file,prepage-file,prepage-anon,prepage,prepage-profile"
 #define DEFAULT_SEQUENCES "cycle,hub,random"
 
 static struct {
-	int apps, warmup, rounds, trials, profile_rounds;
+	int apps, warmup, rounds, trials, profile_rounds, anatomy;
 	unsigned int seed;
 	long big_pages, small_pages, anon_pages;	/* per app */
 	long file_fp, anon_fp;		/* footprint pages per switch */
@@ -103,8 +118,8 @@ static struct {
 };
 
 static const char *const mode_names[] = {
-	"ideal", "baseline", "userspace", "prepage-file", "prepage-anon",
-	"prepage", NULL,
+	"ideal", "baseline", "userspace", "userspace-file", "prepage-file",
+	"prepage-anon", "prepage", "prepage-profile", NULL,
 };
 
 /* App sequences; sequence_names[] in the same order. */
@@ -540,8 +555,20 @@ static void table_range(struct app *a, int o, long start, long nr, void *arg)
 		  start * psz, nr * psz);
 }
 
-/* Load the file profile as the prepage table of @a. */
-static void load_table(struct app *a)
+static void table_anon_range(struct app *a, int o, long start, long nr,
+			     void *arg)
+{
+	struct strbuf *b = arg;
+
+	sb_printf(b, "anon 0x%lx:%ld target=1 timeout=1\n",
+		  (unsigned long)(a->heap + start * psz), nr);
+}
+
+/*
+ * Load the file profile as the prepage table of @a, and with @anon the
+ * anonymous profile too, as targets.
+ */
+static void load_table(struct app *a, bool anon)
 {
 	struct strbuf b = { .cap = 4096 };
 	char path[64];
@@ -559,6 +586,8 @@ static void load_table(struct app *a)
 		else
 			sb_printf(&b, "\n");
 	}
+	if (anon)
+		profile_runs(a, NR_FILES, table_anon_range, &b);
 	snprintf(path, sizeof(path), "/proc/%d/prepage_table", a->pid);
 	fd = open(path, O_WRONLY);
 	if (fd < 0 || write(fd, b.s, b.len) != (ssize_t)b.len)
@@ -600,7 +629,7 @@ static void anon_range(struct app *a, int o, long start, long nr, void *arg)
 		iov_flush(v);
 }
 
-static void userspace_replay(struct app *a)
+static void userspace_replay(struct app *a, bool anon)
 {
 	int fd[NR_FILES], o;
 	struct iovs v = { .n = 0 };
@@ -614,6 +643,8 @@ static void userspace_replay(struct app *a)
 		profile_runs(a, o, ra_range, fd);
 	for (o = 0; o < NR_FILES; o++)
 		close(fd[o]);
+	if (!anon)
+		return;
 	v.pidfd = syscall(SYS_pidfd_open, a->pid, 0);
 	if (v.pidfd < 0)
 		die("pidfd_open: %s", strerror(errno));
@@ -629,14 +660,21 @@ static const char *stat_keys[] = {
 	"file_demoted", "anon_evicted", NULL,
 };
 
-static void read_stat(struct app *a, uint64_t *val)
+/* The table sizes, from /proc/<pid>/prepage, at the end of a mode. */
+static const char *table_keys[] = {
+	"file_target_pages", "anon_target_pages", "anon_candidate_pages", NULL,
+};
+
+/* "key value" lines of /proc/<pid>/@file into @val, by @keys order. */
+static void read_keys(struct app *a, const char *file, const char **keys,
+		      uint64_t *val)
 {
 	char path[64], buf[4096], *p;
 	int fd, i;
 	ssize_t n;
 
 	memset(val, 0, sizeof(uint64_t) * 16);
-	snprintf(path, sizeof(path), "/proc/%d/prepage_stat", a->pid);
+	snprintf(path, sizeof(path), "/proc/%d/%s", a->pid, file);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return;
@@ -645,13 +683,18 @@ static void read_stat(struct app *a, uint64_t *val)
 	if (n <= 0)
 		return;
 	buf[n] = 0;
-	for (i = 0; stat_keys[i]; i++) {
-		size_t l = strlen(stat_keys[i]);
+	for (i = 0; keys[i]; i++) {
+		size_t l = strlen(keys[i]);
 
 		for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-			if (!strncmp(p, stat_keys[i], l) && p[l] == ' ')
+			if (!strncmp(p, keys[i], l) && p[l] == ' ')
 				val[i] = strtoull(p + l + 1, NULL, 10);
 	}
+}
+
+static void read_stat(struct app *a, uint64_t *val)
+{
+	read_keys(a, "prepage_stat", stat_keys, val);
 }
 
 /* CPU time (ns) of the prepage kernel threads, from /proc/<pid>/stat. */
@@ -697,13 +740,14 @@ static uint64_t prepager_cpu_ns(void)
  * before it: one thread takes replay requests (an app index) from a pipe.
  */
 static int replay_pipe[2], replay_done[2];
+static bool replay_anon;
 
 static void *replay_thread(void *arg)
 {
 	int i;
 
 	while (read(replay_pipe[0], &i, sizeof(i)) == sizeof(i)) {
-		userspace_replay(&apps[i]);
+		userspace_replay(&apps[i], replay_anon);
 		if (write(replay_done[1], &i, sizeof(i)) != sizeof(i))
 			break;
 	}
@@ -785,16 +829,167 @@ static void *balloon_inflate(size_t *len)
 	return p;
 }
 
+/* ---- anatomy: taskstats of the app over a switch ---------------------- */
+
+static int ts_sock = -1;
+static unsigned short ts_family;
+
+struct nl_req {
+	struct nlmsghdr n;
+	struct genlmsghdr g;
+	char buf[256];
+};
+
+/* Send a generic netlink request with one attribute; 0 or -errno. */
+static int nl_request(unsigned short family, unsigned char cmd,
+		      unsigned short type, const void *data, int len)
+{
+	struct nl_req r = {};
+	struct nlattr *na;
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+
+	r.n.nlmsg_type = family;
+	r.n.nlmsg_flags = NLM_F_REQUEST;
+	r.n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	r.g.cmd = cmd;
+	r.g.version = 1;
+	na = (struct nlattr *)((char *)&r + r.n.nlmsg_len);
+	na->nla_type = type;
+	na->nla_len = NLA_HDRLEN + len;
+	memcpy((char *)na + NLA_HDRLEN, data, len);
+	r.n.nlmsg_len += NLA_ALIGN(na->nla_len);
+	if (sendto(ts_sock, &r, r.n.nlmsg_len, 0, (struct sockaddr *)&to,
+		   sizeof(to)) < 0)
+		return -errno;
+	return 0;
+}
+
+/*
+ * Receive the answer and return the attribute @type (nested in @outer if
+ * not 0) into @out, at most @len bytes; its length, or -errno.
+ */
+static int nl_answer(unsigned short outer, unsigned short type, void *out,
+		     int len)
+{
+	static char buf[4096];
+	struct nlmsghdr *n = (struct nlmsghdr *)buf;
+	struct nlattr *na;
+	int left, got;
+
+	got = recv(ts_sock, buf, sizeof(buf), 0);
+	if (got < 0)
+		return -errno;
+	if (!NLMSG_OK(n, (unsigned int)got))
+		return -EIO;
+	if (n->nlmsg_type == NLMSG_ERROR)
+		return ((struct nlmsgerr *)NLMSG_DATA(n))->error ?: -EIO;
+	na = (struct nlattr *)((char *)NLMSG_DATA(n) + GENL_HDRLEN);
+	left = NLMSG_PAYLOAD(n, 0) - GENL_HDRLEN;
+	while (left >= NLA_HDRLEN && na->nla_len >= NLA_HDRLEN &&
+	       na->nla_len <= left) {
+		int alen = na->nla_len - NLA_HDRLEN;
+		char *data = (char *)na + NLA_HDRLEN;
+
+		if (outer && na->nla_type == outer) {
+			/* Go inside: the attributes of the nest. */
+			outer = 0;
+			na = (struct nlattr *)data;
+			left = alen;
+			continue;
+		}
+		if (!outer && na->nla_type == type) {
+			memcpy(out, data, alen < len ? alen : len);
+			return alen;
+		}
+		left -= NLA_ALIGN(na->nla_len);
+		na = (struct nlattr *)((char *)na + NLA_ALIGN(na->nla_len));
+	}
+	return -ENOENT;
+}
+
+static void ts_open(void)
+{
+	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
+	int err;
+
+	ts_sock = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	if (ts_sock < 0 || bind(ts_sock, (struct sockaddr *)&me, sizeof(me)))
+		die("--anatomy: no generic netlink socket: %s", strerror(errno));
+	err = nl_request(GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
+			 CTRL_ATTR_FAMILY_NAME, TASKSTATS_GENL_NAME,
+			 sizeof(TASKSTATS_GENL_NAME));
+	if (!err)
+		err = nl_answer(0, CTRL_ATTR_FAMILY_ID, &ts_family,
+				sizeof(ts_family));
+	if (err < 0)
+		die("--anatomy: no taskstats in this kernel (CONFIG_TASKSTATS, CONFIG_TASK_DELAY_ACCT): %s",
+		    strerror(-err));
+	if (write_str("/proc/sys/kernel/task_delayacct", "0"))
+		die("--anatomy: no /proc/sys/kernel/task_delayacct (CONFIG_TASK_DELAY_ACCT)");
+}
+
+/* The delay accounting of task @pid, in ns. */
+struct anat {
+	uint64_t run, cpu_wait, swapin, reclaim, blkio, thrash;
+	uint64_t minflt, majflt;	/* faults, from /proc/<pid>/stat */
+};
+
+/* The minor and major fault counts of @pid. */
+static void faults_get(pid_t pid, struct anat *an)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	p = n > 0 ? (buf[n] = 0, strrchr(buf, ')')) : NULL;
+	/* after ") ": state ppid pgrp session tty tpgid flags minflt cminflt majflt */
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %llu %*u %llu",
+			 (unsigned long long *)&an->minflt,
+			 (unsigned long long *)&an->majflt) != 2)
+		die("cannot read %s", path);
+}
+
+static void ts_get(pid_t pid, struct anat *an)
+{
+	struct taskstats ts;
+	uint32_t p = pid;
+	int err;
+
+	memset(&ts, 0, sizeof(ts));
+	err = nl_request(ts_family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_PID,
+			 &p, sizeof(p));
+	if (!err)
+		err = nl_answer(TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_STATS,
+				&ts, sizeof(ts));
+	if (err < 0)
+		die("taskstats of %d: %s", pid, strerror(-err));
+	*an = (struct anat){
+		/* In ns; cpu_run_real_total counts in ticks. */
+		.run = ts.cpu_run_virtual_total, .cpu_wait = ts.cpu_delay_total,
+		.swapin = ts.swapin_delay_total,
+		.reclaim = ts.freepages_delay_total,
+		.blkio = ts.blkio_delay_total,
+		.thrash = ts.thrashing_delay_total,
+	};
+	faults_get(pid, an);
+}
+
 static bool mode_prepage(const char *mode)
 {
 	return !strncmp(mode, "prepage", 7);
 }
 
-static int run_mode(const char *mode, int trial)
+static int run_mode(const char *mode, int trial, bool anatomy)
 {
 	bool pre = mode_prepage(mode);
 	bool ideal = !strcmp(mode, "ideal");
-	bool user = !strcmp(mode, "userspace");
+	bool user = !strncmp(mode, "userspace", 9);
+	bool profile = !strcmp(mode, "prepage-profile");
 	bool reclaim = !opt.pageout && !ideal;
 	uint64_t cpu0, t0, val[16];
 	int i, r, c, prev = -1, order[MAX_APPS];
@@ -804,6 +999,10 @@ static int run_mode(const char *mode, int trial)
 
 	if (reclaim)
 		balloon = balloon_inflate(&balloon_len);
+	replay_anon = !strcmp(mode, "userspace");
+	/* Before the apps fork: a task gets its delay counters at fork. */
+	if (anatomy && write_str("/proc/sys/kernel/task_delayacct", "1"))
+		die("cannot turn task delay accounting on");
 	knob("enabled", pre ? "1" : "0");
 	if (pre) {
 		knob("file_enabled", strcmp(mode, "prepage-anon") ? "1" : "0");
@@ -813,7 +1012,7 @@ static int run_mode(const char *mode, int trial)
 		apps[i].id = i;
 		app_start(&apps[i]);
 		if (pre && strcmp(mode, "prepage-anon"))
-			load_table(&apps[i]);
+			load_table(&apps[i], profile);
 	}
 	/* Everyone starts in the background. */
 	for (i = 0; i < opt.apps && !ideal; i++)
@@ -836,10 +1035,16 @@ static int run_mode(const char *mode, int trial)
 		for (i = 0; i < opt.apps; i++) {
 			struct app *a = &apps[order[i]];
 			uint64_t start, start_ns = 0, end_ns = 0;
+			struct anat an0, an1;
 			struct msg m;
 
 			prev = a->id;
 
+			/* The same tables as the replay's, every switch. */
+			if (profile)
+				load_table(a, true);
+			if (anatomy)
+				ts_get(a->pid, &an0);
 			start = now_ns();
 			if (pre) {
 				app_ctl(a, "start");
@@ -849,6 +1054,9 @@ static int run_mode(const char *mode, int trial)
 				    sizeof(int))
 				die("replay thread gone");
 			m = app_call(a, 'S', r);
+			/* The app waits for its next command: nothing accrues. */
+			if (anatomy)
+				ts_get(a->pid, &an1);
 			if (user && read(replay_done[0], &c, sizeof(c)) != sizeof(c))
 				die("replay thread gone");
 			if (pre) {
@@ -858,12 +1066,26 @@ static int run_mode(const char *mode, int trial)
 				end_ns = now_ns() - e;
 			}
 			bad += m.bad;
-			if (measured)
+			if (measured && !anatomy)
 				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f end_us=%.1f bad=%ld\n",
 				       mode, trial, sequence_names[seq], a->id,
 				       r - opt.warmup,
 				       (m.t - start) / 1e3, start_ns / 1e3,
 				       end_ns / 1e3, m.bad);
+			if (measured && anatomy)
+				printf("SWITCH mode=%s trial=%d anatomy=1 seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f end_us=%.1f run_us=%.1f cpu_wait_us=%.1f swapin_us=%.1f reclaim_us=%.1f blkio_us=%.1f thrash_us=%.1f minflt=%llu majflt=%llu bad=%ld\n",
+				       mode, trial, sequence_names[seq], a->id,
+				       r - opt.warmup,
+				       (m.t - start) / 1e3, start_ns / 1e3,
+				       end_ns / 1e3, (an1.run - an0.run) / 1e3,
+				       (an1.cpu_wait - an0.cpu_wait) / 1e3,
+				       (an1.swapin - an0.swapin) / 1e3,
+				       (an1.reclaim - an0.reclaim) / 1e3,
+				       (an1.blkio - an0.blkio) / 1e3,
+				       (an1.thrash - an0.thrash) / 1e3,
+				       (unsigned long long)(an1.minflt - an0.minflt),
+				       (unsigned long long)(an1.majflt - an0.majflt),
+				       m.bad);
 			if (!ideal)
 				app_call(a, 'B', 0);
 		}
@@ -872,15 +1094,22 @@ static int run_mode(const char *mode, int trial)
 		int k;
 
 		read_stat(&apps[i], val);
-		printf("APPSTAT mode=%s trial=%d app=%d", mode, trial, i);
+		printf("APPSTAT mode=%s trial=%d%s app=%d", mode, trial,
+		       anatomy ? " anatomy=1" : "", i);
 		for (k = 0; stat_keys[k]; k++)
 			printf(" %s=%llu", stat_keys[k],
 			       (unsigned long long)(val[k] - apps[i].stat0[k]));
+		read_keys(&apps[i], "prepage", table_keys, val);
+		for (k = 0; table_keys[k]; k++)
+			printf(" %s=%llu", table_keys[k],
+			       (unsigned long long)val[k]);
 		printf("\n");
 	}
-	printf("MODE mode=%s trial=%d prepager_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
-	       mode, trial, (prepager_cpu_ns() - cpu0) / 1e6,
-	       (now_ns() - t0) / 1e6, bad);
+	printf("MODE mode=%s trial=%d%s prepager_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
+	       mode, trial, anatomy ? " anatomy=1" : "",
+	       (prepager_cpu_ns() - cpu0) / 1e6, (now_ns() - t0) / 1e6, bad);
+	if (anatomy && write_str("/proc/sys/kernel/task_delayacct", "0"))
+		die("cannot turn task delay accounting off");
 	fflush(stdout);
 	for (i = 0; i < opt.apps; i++) {
 		int status;
@@ -1019,6 +1248,32 @@ static int overhead(const char *label)
 	return 0;
 }
 
+/*
+ * --calibrate: a fixed CPU loop (the render's own work), best of five, in
+ * ns. run.sh runs it on the host and in the guest: their ratio is how
+ * much slower the guest's CPU is, by which the dilated storage profiles
+ * slow the disk down too.
+ */
+static int calibrate(void)
+{
+	uint64_t best = UINT64_MAX, acc = 1;
+	int rep;
+	long i;
+
+	for (rep = 0; rep < 5; rep++) {
+		uint64_t t0 = now_ns(), t;
+
+		for (i = 0; i < 20000000; i++)
+			acc = mix(acc);
+		t = now_ns() - t0;
+		if (t < best)
+			best = t;
+	}
+	sink += acc;
+	printf("CALIBRATE loop_ns=%llu\n", (unsigned long long)best);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -1027,6 +1282,8 @@ static void usage(void)
 		"  --warmup N         unmeasured switch rounds per mode (%d)\n"
 		"  --rounds N         measured switch rounds per mode (%d)\n"
 		"  --trials N         repetitions of all modes, interleaved (%d)\n"
+		"  --anatomy N        extra trials with task delay accounting,\n"
+		"                     splitting each switch's latency (0)\n"
 		"  --seed N           seed of contents and footprints (%u)\n"
 		"  --modes LIST       comma-separated (%s)\n"
 		"  --dir DIR          where the app files go (%s)\n"
@@ -1036,7 +1293,8 @@ static void usage(void)
 		"                     rest (default: 40%% of what they map)\n"
 		"  --pageout          page background apps out explicitly\n"
 		"                     (MADV_PAGEOUT, FADV_DONTNEED) instead\n"
-		"  --overhead LABEL   fault loops only, no switches (hook cost)\n",
+		"  --overhead LABEL   fault loops only, no switches (hook cost)\n"
+		"  --calibrate        time a fixed CPU loop only (storage dilation)\n",
 		opt.apps, opt.warmup, opt.rounds, opt.trials, opt.seed,
 		DEFAULT_MODES, opt.dir, opt.work, DEFAULT_SEQUENCES);
 	exit(2);
@@ -1051,7 +1309,8 @@ int main(int argc, char **argv)
 		{ "dir", 1, NULL, 'd' }, { "work", 1, NULL, 'k' },
 		{ "pageout", 0, NULL, 'P' }, { "budget", 1, NULL, 'b' },
 		{ "sequences", 1, NULL, 'S' }, { "help", 0, NULL, 'h' },
-		{ "overhead", 1, NULL, 'O' },
+		{ "overhead", 1, NULL, 'O' }, { "anatomy", 1, NULL, 'A' },
+		{ "calibrate", 0, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *modes[16], *m, *save, *oh = NULL, seqlist[64];
@@ -1072,11 +1331,13 @@ int main(int argc, char **argv)
 		case 'b': opt.budget_mb = atol(optarg); if (opt.budget_mb < 1) usage(); break;
 		case 'S': snprintf(opt.sequences, sizeof(opt.sequences), "%s", optarg); break;
 		case 'O': oh = optarg; break;
+		case 'A': opt.anatomy = atoi(optarg); break;
+		case 'C': return calibrate();
 		default: usage();
 		}
 	}
 	if (opt.apps < 1 || opt.apps > MAX_APPS || opt.rounds < 1 ||
-	    opt.trials < 1 || opt.warmup < 0)
+	    opt.trials < 1 || opt.warmup < 0 || opt.anatomy < 0)
 		usage();
 	for (m = strtok_r(opt.modes, ",", &save); m && nr_modes < 16;
 	     m = strtok_r(NULL, ",", &save))
@@ -1112,8 +1373,11 @@ int main(int argc, char **argv)
 		    pthread_create(&th, NULL, replay_thread, NULL))
 			die("cannot start the replay thread");
 	}
-	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d seed=%u work=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s\n",
-	       opt.apps, opt.warmup, opt.rounds, opt.trials, opt.seed, opt.work,
+	if (opt.anatomy)
+		ts_open();
+	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s\n",
+	       opt.apps, opt.warmup, opt.rounds, opt.trials, opt.anatomy,
+	       opt.seed, opt.work,
 	       opt.file_fp, opt.anon_fp, opt.big_pages, opt.small_pages,
 	       opt.anon_pages, opt.pageout ? "pageout" : "reclaim",
 	       opt.pageout ? 0 : opt.budget_mb, seqlist);
@@ -1125,7 +1389,11 @@ int main(int argc, char **argv)
 	/* Modes interleaved, the order rotated each trial. */
 	for (t = 0; t < opt.trials; t++)
 		for (i = 0; i < nr_modes; i++)
-			failed |= run_mode(modes[(i + t) % nr_modes], t);
+			failed |= run_mode(modes[(i + t) % nr_modes], t, false);
+	/* The anatomy trials after the measured ones, in the same order. */
+	for (t = opt.trials; t < opt.trials + opt.anatomy; t++)
+		for (i = 0; i < nr_modes; i++)
+			failed |= run_mode(modes[(i + t) % nr_modes], t, true);
 	if (failed)
 		fprintf(stderr, "prepage-bench: pages with wrong contents\n");
 	return failed ? 1 : 0;

@@ -5,9 +5,14 @@
     bench/report.py RAW OUTDIR
 
 RAW is the guest output of prepage-bench (SWITCH/APPSTAT/MODE lines).
-Writes OUTDIR/results.json, OUTDIR/switches.csv, OUTDIR/summary.csv and
-OUTDIR/latency.png. Exits 1 if the run saw a page with wrong contents or
-has no results.
+Writes OUTDIR/results.json, OUTDIR/switches.csv, OUTDIR/summary.csv,
+OUTDIR/latency.png and, with anatomy trials, OUTDIR/anatomy.png. Exits 1
+if the run saw a page with wrong contents or has no results.
+
+Latencies and counters come from the measured trials only; the anatomy
+trials (SWITCH anatomy=1, task delay accounting on) give the split of a
+switch's latency and, against the measured trials, what the accounting
+costs.
 """
 import csv
 import json
@@ -16,8 +21,53 @@ import statistics
 import sys
 
 PAGE = 4096
-ORDER = ["ideal", "baseline", "userspace", "prepage-file", "prepage-anon",
-         "prepage"]
+ORDER = ["ideal", "baseline", "userspace", "userspace-file",
+         "prepage-file", "prepage-anon", "prepage", "prepage-profile"]
+# /proc/<pid>/prepage sizes at the end of a mode (APPSTAT): averaged over
+# apps and trials, not summed.
+TABLE_KEYS = ["file_target_pages", "anon_target_pages",
+              "anon_candidate_pages"]
+# The parts of a switch (anatomy), in ms, in stacking order: time on a
+# CPU other than swap-in and direct reclaim (the render, minor faults),
+# swap-in (zram: decompression, on a CPU), direct reclaim, waiting for a
+# CPU, waiting for block I/O (file reads, and pages being read by a
+# prepager), and the rest (sleeps none of these count: locks, pipes).
+ANATOMY = ["cpu", "swapin", "reclaim", "cpu_wait", "blkio", "other"]
+
+
+def glitch(r):
+    """Whether switch @r's delay counters cannot be right: time running,
+    waiting for a CPU and sleeping in block I/O exclude each other, so
+    they cannot add up to more than the switch (plus the counters' own
+    slack). It happens under TCG, where the clocks of two vCPUs can be
+    apart when a task sleeps on one and is woken from the other."""
+    parts = r["run_us"] + r["cpu_wait_us"] + r["blkio_us"]
+    return parts > 1.1 * r["latency_us"] + 1000
+
+
+def anatomy(sw):
+    """Mean ms per part over the anatomy switches @sw, those with
+    impossible counters left out (and counted)."""
+    bad = [r for r in sw if glitch(r)]
+    sw = [r for r in sw if not glitch(r)]
+    if not sw:
+        return None
+    n = len(sw)
+    mean = {k: sum(r[k + "_us"] for r in sw) / n / 1000
+            for k in ("run", "swapin", "reclaim", "cpu_wait", "blkio",
+                      "thrash", "latency")}
+    a = {"cpu": max(0.0, mean["run"] - mean["swapin"] - mean["reclaim"]),
+         "swapin": mean["swapin"], "reclaim": mean["reclaim"],
+         "cpu_wait": mean["cpu_wait"], "blkio": mean["blkio"]}
+    a["other"] = mean["latency"] - sum(a.values())
+    a["latency"] = mean["latency"]
+    a["run"] = mean["run"]
+    a["thrash"] = mean["thrash"]
+    a["switches"] = n
+    a["left_out"] = len(bad)
+    a["minflt"] = sum(r.get("minflt", 0) for r in sw) / n
+    a["majflt"] = sum(r.get("majflt", 0) for r in sw) / n
+    return a
 
 
 def parse(path):
@@ -49,23 +99,39 @@ def ratio(a, b):
 
 
 def summarize(recs):
-    modes = [m for m in ORDER if any(r["mode"] == m for r in recs["SWITCH"])]
-    modes += sorted({r["mode"] for r in recs["SWITCH"]} - set(modes))
+    anat_sw = [r for r in recs["SWITCH"] if r.get("anatomy")]
+    measured = [r for r in recs["SWITCH"] if not r.get("anatomy")]
+    modes = [m for m in ORDER if any(r["mode"] == m for r in measured)]
+    modes += sorted({r["mode"] for r in measured} - set(modes))
     out = {"config": recs["CONFIG"][0] if recs["CONFIG"] else {}, "modes": {}}
     for m in modes:
-        sw = [r for r in recs["SWITCH"] if r["mode"] == m]
+        sw = [r for r in measured if r["mode"] == m]
         lat = [r["latency_us"] / 1000 for r in sw]
         trials = sorted({r["trial"] for r in sw})
         per_trial = [statistics.mean(r["latency_us"] / 1000 for r in sw
                                      if r["trial"] == t) for t in trials]
         apps = sorted({r["app"] for r in sw})
-        st = {}
+        st, tables = {}, []
         for r in recs["APPSTAT"]:
-            if r["mode"] == m:
+            if r["mode"] == m and not r.get("anatomy"):
+                tables.append({k: r.get(k, 0) for k in TABLE_KEYS})
                 for k, v in r.items():
-                    if k not in ("mode", "trial", "app"):
+                    if k not in ["mode", "trial", "app"] + TABLE_KEYS:
                         st[k] = st.get(k, 0) + v
-        md = [r for r in recs["MODE"] if r["mode"] == m]
+        md = [r for r in recs["MODE"] if r["mode"] == m
+              and not r.get("anatomy")]
+        an_m = [r for r in anat_sw if r["mode"] == m]
+        an = anatomy(an_m)
+        if an:
+            an["per_sequence"] = {q: anatomy([r for r in an_m
+                                              if r.get("seq") == q])
+                                  for q in sorted({r.get("seq") for r in an_m}
+                                                  - {None})}
+            # What the delay accounting costs: the anatomy trials' mean
+            # latency against the measured trials'.
+            an["overhead"] = ratio(an["latency"],
+                                   statistics.mean(r["latency_us"] / 1000
+                                                   for r in sw))
         n = len(sw)
         fp, fh, fm = (st.get(k, 0) for k in ("file_prepaged", "file_hit",
                                               "file_miss"))
@@ -98,9 +164,15 @@ def summarize(recs):
                 sum(r["prepager_cpu_ms"] for r in md) / n,
             "start_ms_mean": statistics.mean(r.get("start_us", 0) / 1000
                                              for r in sw),
+            "start_ms_p95": pct([r.get("start_us", 0) / 1000 for r in sw], 95),
             "end_ms_mean": statistics.mean(r["end_us"] / 1000 for r in sw),
-            "bad_pages": sum(r["bad"] for r in sw),
+            "bad_pages": sum(r["bad"] for r in sw) +
+                         sum(r["bad"] for r in an_m),
             "counters": st,
+            # Table sizes at the end of the mode, per app.
+            "tables": {k: statistics.mean(t[k] for t in tables)
+                       for k in TABLE_KEYS} if tables else {},
+            "anatomy": an,
         }
     base = out["modes"].get("baseline", {}).get("mean_ms")
     ideal = out["modes"].get("ideal", {}).get("mean_ms")
@@ -119,7 +191,8 @@ def fmt(v, spec=".1f", pctg=False):
 def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
-            "waste MB/sw", "evict f/a", "kthr ms/sw", "start ms", "end ms"]
+            "waste MB/sw", "evict f/a", "anon T/C", "kthr ms/sw", "start ms",
+            "start p95", "end ms"]
     rows = []
     for m, s in summary["modes"].items():
         tm = s["trial_means_ms"]
@@ -137,8 +210,12 @@ def table(summary):
                      fmt(s["wasted_mb_per_switch"], ".2f"),
                      fmt(s["file_evicted"], ".0%") + "/" +
                      fmt(s["anon_evicted"], ".0%"),
+                     "%s/%s" % tuple(fmt(s["tables"].get(k), ".0f") for k in
+                                     ("anon_target_pages",
+                                      "anon_candidate_pages")),
                      fmt(s["prepager_cpu_ms_per_switch"]),
                      fmt(s["start_ms_mean"], ".2f"),
+                     fmt(s["start_ms_p95"], ".2f"),
                      fmt(s["end_ms_mean"], ".2f")])
     widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
     lines = ["  ".join(str(c).rjust(w) for c, w in zip(r, widths))
@@ -166,6 +243,74 @@ def sequence_table(summary):
     widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
     return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(r, widths))
                      for r in [cols] + rows)
+
+
+def anatomy_table(summary):
+    """The parts of a switch per mode, mean ms, from the anatomy trials."""
+    rows = []
+    for m, s in summary["modes"].items():
+        a = s.get("anatomy")
+        if not a:
+            continue
+        rows.append([m, fmt(a["latency"])] +
+                    [fmt(a[k]) for k in ANATOMY] +
+                    [fmt(a["thrash"]), fmt(a["minflt"], ".0f"),
+                     fmt(a["majflt"], ".0f"), fmt(a["overhead"], ".2f") + "x",
+                     f"{a['left_out']}/{a['switches'] + a['left_out']}"])
+    if not rows:
+        return None
+    cols = ["mode", "latency", "on CPU", "swap-in", "dir.reclaim",
+            "CPU wait", "block I/O", "other", "(thrash)", "minflt", "majflt",
+            "vs untraced", "left out"]
+    widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
+    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(r, widths))
+                     for r in [cols] + rows)
+
+
+def plot_anatomy(summary, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    modes = [m for m, s in summary["modes"].items() if s.get("anatomy")]
+    if not modes:
+        return False
+    seqs = sorted({q for m in modes
+                   for q in summary["modes"][m]["anatomy"]["per_sequence"]})
+    panels = [("all sequences", None)] + [(q, q) for q in seqs]
+    fig, axes = plt.subplots(1, len(panels), sharey=True,
+                             figsize=(3 + 2.2 * len(panels) *
+                                      max(1, len(modes) / 4), 5.5))
+    if len(panels) == 1:
+        axes = [axes]
+    labels = {"cpu": "on CPU (render, minor faults)",
+              "swapin": "swap-in", "reclaim": "direct reclaim",
+              "cpu_wait": "waiting for a CPU", "blkio": "block I/O wait",
+              "other": "other"}
+    for ax, (title, q) in zip(axes, panels):
+        bottom = [0.0] * len(modes)
+        for k in ANATOMY:
+            vals = []
+            for m in modes:
+                a = summary["modes"][m]["anatomy"]
+                a = a if q is None else a["per_sequence"].get(q) or {}
+                vals.append(max(0.0, a.get(k, 0.0)))
+            ax.bar(range(len(modes)), vals, 0.7, bottom=bottom,
+                   label=labels[k])
+            bottom = [b + v for b, v in zip(bottom, vals)]
+        ax.set_xticks(range(len(modes)))
+        ax.set_xticklabels(modes, rotation=45, ha="right", fontsize="small")
+        ax.set_title(title)
+    axes[0].set_ylabel("mean switch latency (ms), split by task delay "
+                       "accounting")
+    axes[-1].legend(fontsize="small")
+    fig.suptitle("Where a switch's milliseconds go (prepage-bench anatomy "
+                 "trials)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    return True
 
 
 def overhead(recs):
@@ -248,7 +393,10 @@ def main():
         json.dump(summary, f, indent=1, sort_keys=True)
     if recs["SWITCH"]:
         with open(os.path.join(outdir, "switches.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(recs["SWITCH"][0]))
+            fields = []
+            for r in recs["SWITCH"]:
+                fields += [k for k in r if k not in fields]
+            w = csv.DictWriter(f, fieldnames=fields)
             w.writeheader()
             w.writerows(recs["SWITCH"])
     with open(os.path.join(outdir, "summary.csv"), "w", newline="") as f:
@@ -264,6 +412,8 @@ def main():
         for m, s in summary["modes"].items():
             w.writerow([m] + [s[k] for k in keys])
     plotted = summary["modes"] and plot(summary, os.path.join(outdir, "latency.png"))
+    anat_plotted = summary["modes"] and plot_anatomy(
+        summary, os.path.join(outdir, "anatomy.png"))
     if summary["modes"]:
         cfg = summary.get("config", {})
         if cfg:
@@ -273,14 +423,28 @@ def main():
         if seq:
             print("\nPer app sequence:")
             print(seq)
+        an = anatomy_table(summary)
+        if an:
+            print("\nAnatomy of a switch (ms, mean; anatomy trials, task "
+                  "delay accounting on):")
+            print(an)
+            print("(on CPU = run time less swap-in and direct reclaim; "
+                  "thrash = waits on refaulting pages, inside swap-in and "
+                  "block I/O;\n minflt, majflt = the app's faults per "
+                  "switch; vs untraced = the anatomy trials' mean "
+                  "latency against the measured trials';\n left out = "
+                  "switches whose counters add up to more than the switch "
+                  "(vCPU clocks apart), not in the means)")
     if "overhead" in summary:
         print("\nOverhead when off (fault loops, no switches):")
         print(overhead_table(summary["overhead"]))
     print(f"\n(P = precision, R = recall; MB/sw = prepaged per switch; kthr = "
           f"prepage thread CPU; start, end = time of the 'start' (in the\n"
-          f"latency) and 'end' (after it) writes)\n"
+          f"latency) and 'end' (after it) writes; anon T/C = target/candidate "
+          f"pages per app at the end)\n"
           f"written: {outdir}/results.json switches.csv summary.csv"
-          f"{' latency.png' if plotted else ''}")
+          f"{' latency.png' if plotted else ''}"
+          f"{' anatomy.png' if anat_plotted else ''}")
     bad = sum(s["bad_pages"] for s in summary["modes"].values())
     if bad:
         print(f"report: {bad} pages with wrong contents", file=sys.stderr)

@@ -4,10 +4,16 @@
 # kernel, boot it in the VM with a throttled disk, run prepage-bench with
 # every mode side by side, and print the result table. Writes
 # build/bench/{raw.txt,console.log,results.json,switches.csv,summary.csv,
-# latency.png}.
+# latency.png,anatomy.png}.
 #
-#   BENCH_STORAGE=emmc|ufs|none   disk throttling profile (default emmc)
+#   BENCH_STORAGE=emmc|ufs|none   disk throttling profile (default emmc);
+#                 emmc-dilated, ufs-dilated: the same profile with its
+#                 bandwidth and IOPS divided by how much slower the
+#                 guest's CPU is than the host's (a fixed CPU loop timed
+#                 on both), so that CPU and storage keep a phone's balance
 #   BENCH_ARGS="--apps 8 ..."     prepage-bench options (see --help)
+#   BENCH_ANATOMY=N               anatomy trials per mode (default 1; 0
+#                                 for none)
 #   VM_MEM, VM_CPUS, VM_DISK_SIZE the guest (default 1024 MiB, 2, 1G)
 #   BENCH_OVERHEAD=0              skip the hook-overhead comparison (it
 #                                 builds the base kernel once, ~10 min)
@@ -22,19 +28,36 @@ mkdir -p "$out"
 gcc -O2 -Wall -pthread -o "$out/prepage-bench" "$ROOT/bench/prepage-bench.c"
 
 # QEMU throttling of the app disk, reads and writes: eMMC 5.1-like
-# (~150 MB/s, ~4k IOPS) or UFS 3.x-like (~800 MB/s, ~25k IOPS).
-case ${BENCH_STORAGE:-emmc} in
-emmc) disk="throttling.bps-read=157286400,throttling.iops-read=4000,throttling.bps-write=52428800,throttling.iops-write=2000" ;;
-ufs)  disk="throttling.bps-read=838860800,throttling.iops-read=25000,throttling.bps-write=314572800,throttling.iops-write=10000" ;;
-none) disk="" ;;
-*) die "BENCH_STORAGE must be emmc, ufs or none" ;;
+# (~150 MB/s, ~4k IOPS) or UFS 3.x-like (~800 MB/s, ~25k IOPS):
+# read bytes/s, read IOPS, write bytes/s, write IOPS.
+storage=${BENCH_STORAGE:-emmc}
+case ${storage%-dilated} in
+emmc) t=(157286400 4000 52428800 2000) ;;
+ufs)  t=(838860800 25000 314572800 10000) ;;
+none) t=() ;;
+*) die "BENCH_STORAGE must be emmc, ufs, none, emmc-dilated or ufs-dilated" ;;
 esac
-log "prepage-bench in the VM (storage ${BENCH_STORAGE:-emmc}, ${VM_MEM:-1024} MiB, ${VM_CPUS:-2} CPUs) ${BENCH_ARGS:-}"
+dilation=1
+if [ "$storage" != "${storage%-dilated}" ]; then
+	[ ${#t[@]} = 4 ] || die "BENCH_STORAGE=$storage: nothing to dilate"
+	host=$("$out/prepage-bench" --calibrate | sed -n 's/^CALIBRATE loop_ns=//p')
+	guest=$("$ROOT/dev/vm.sh" -t 300 -x "$out/prepage-bench" -- "/extra/prepage-bench --calibrate" |
+		tr -d '\r' | sed -n 's/^CALIBRATE loop_ns=//p')
+	[ -n "$host" ] && [ -n "$guest" ] || die "storage dilation: could not time the CPU loop (host '$host', guest '$guest')"
+	dilation=$(python3 -c "print(f'{max(1.0, $guest / $host):.2f}')")
+	log "storage dilation: the guest's CPU loop takes ${guest} ns, the host's ${host} ns: disk ${dilation}x slower"
+	t=($(python3 -c "print(*(max(1, int(v / $dilation)) for v in [$(IFS=,; echo "${t[*]}")]))"))
+fi
+disk=""
+[ ${#t[@]} = 4 ] && disk="throttling.bps-read=${t[0]},throttling.iops-read=${t[1]},throttling.bps-write=${t[2]},throttling.iops-write=${t[3]}"
+args="${BENCH_ARGS:-}"
+case " $args " in *" --anatomy "*) ;; *) args="--anatomy ${BENCH_ANATOMY:-1} $args" ;; esac
+log "prepage-bench in the VM (storage $storage, ${VM_MEM:-1024} MiB, ${VM_CPUS:-2} CPUs) $args"
 start=$(date +%s)
 set +e
 VM_DISK_SIZE=${VM_DISK_SIZE:-1G} VM_DISK_OPTS=$disk \
 	"$ROOT/dev/vm.sh" -t "${BENCH_TIMEOUT:-5400}" -l "$out/console.log" \
-	-x "$out/prepage-bench" -- "/extra/prepage-bench ${BENCH_ARGS:-}" >"$out/raw.txt"
+	-x "$out/prepage-bench" -- "/extra/prepage-bench $args" >"$out/raw.txt"
 rc=$?
 set -e
 log "VM run: $(( $(date +%s) - start ))s, exit $rc"
@@ -58,7 +81,7 @@ if [ "${BENCH_OVERHEAD:-1}" != 0 ] && [ "$rc" = 0 ]; then
 	done
 fi
 {
-	echo "# prepage-bench $(date -u +%Y-%m-%dT%H:%MZ) storage=${BENCH_STORAGE:-emmc} mem=${VM_MEM:-1024} cpus=${VM_CPUS:-2} args=${BENCH_ARGS:-}"
+	echo "# prepage-bench $(date -u +%Y-%m-%dT%H:%MZ) storage=$storage dilation=$dilation disk=$disk mem=${VM_MEM:-1024} cpus=${VM_CPUS:-2} args=$args"
 	echo "# series $(series_digest)"
 } >"$out/run.txt"
 # Debian's python3, which has the python3-matplotlib dev/setup.sh installs.

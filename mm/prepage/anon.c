@@ -2,8 +2,8 @@
 /*
  * prepage anonymous tables: pages an app swapped in during its switch
  * windows become candidates; candidates the app accesses again in a
- * later window (the PTE accessed bit, cleared at the window's start, is
- * set at its end) are promoted to the target table; a target the app did
+ * later window (the PTE accessed bit, cleared at the end of each window,
+ * is set at the end of the next) are promoted to the target table; a target the app did
  * not access in a window goes back to being a candidate, so that only
  * pages used in the last window are prepaged. Every entry has a timeout,
  * in windows, reset when the page is accessed: an entry whose page was
@@ -344,61 +344,22 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 	}
 }
 
-static void anon_clear_one(struct prepage_anon_table *t, unsigned long vpn,
-			   void *entry, bool present, bool young, bool swapped,
-			   void *arg)
-{
-	bool *cleared = arg;
-
-	*cleared |= young;
-}
-
 /* ---- the switch window ------------------------------------------------- */
 
 /**
- * prepage_anon_window_start() - a window opens: clear the accessed bits of
- * the table pages and plan the window's prepaging
- * @pm:	the prepage state; its lock is held, and the caller holds a user
- *	of its address space
+ * prepage_anon_window_start() - a window opens: forget the last one's plan
+ * @pm:	the prepage state; its lock is held and its prepagers stopped
+ *
+ * Nothing here walks the table or the page tables: the first prepager
+ * of the window plans it, and the accessed bits the end of the window
+ * tests were cleared at the end of the last one, so that the caller's
+ * path stays short whatever the size of the table.
  */
 void prepage_anon_window_start(struct prepage_mm *pm)
 {
-	struct prepage_anon_table *t = pm->anon_table;
-	struct mm_struct *mm = pm->slot.mm;
-	struct prepage_anon_plan *plan;
-	struct prepage_anon_walk w;
-	bool cleared = false;
-	unsigned long vpn;
-	unsigned int n = 0;
-	void *entry;
-
 	kvfree(pm->anon_plan);
 	pm->anon_plan = NULL;
 	pm->anon_plan_nr = 0;
-	if (!t || !(t->nr_candidates + t->nr_targets))
-		return;
-	/* Without the bitmaps the window neither prepages nor learns. */
-	if (anon_walk_alloc(&w))
-		return;
-
-	anon_table_walk(mm, t, &w, anon_clear_one, &cleared);
-	anon_walk_free(&w);
-	/* The app's TLB entries must not hide its next accesses. */
-	if (cleared)
-		flush_tlb_mm(mm);
-
-	if (!t->nr_targets)
-		return;
-	plan = kvmalloc_array(t->nr_targets, sizeof(*plan), GFP_KERNEL_ACCOUNT);
-	if (!plan)
-		return;
-	xa_for_each(&t->pages, vpn, entry) {
-		if (!anon_is_target(entry) || n == t->nr_targets)
-			continue;
-		plan[n++] = (struct prepage_anon_plan){ .vpn = vpn };
-	}
-	pm->anon_plan = plan;
-	pm->anon_plan_nr = n;
 }
 
 struct anon_end {
@@ -407,6 +368,9 @@ struct anon_end {
 	unsigned int plan_nr, plan_pos;
 	unsigned int timeout;
 	const struct prepage_extents *missed;	/* the app's swap-ins */
+	const struct prepage_extents *added;	/* new candidates */
+	unsigned int added_pos;
+	bool cleared;			/* an accessed bit was cleared */
 };
 
 /* Whether page @vpn was prepaged in the window (calls come in vpn order). */
@@ -418,6 +382,17 @@ static bool anon_end_prepaged(struct anon_end *e, unsigned long vpn)
 	       e->plan[e->plan_pos].prepaged;
 }
 
+/* Whether page @vpn was added in the window (calls come in vpn order). */
+static bool anon_end_added(struct anon_end *e, unsigned long vpn)
+{
+	const struct prepage_extents *a = e->added;
+
+	while (e->added_pos < a->nr &&
+	       a->ext[e->added_pos].start + a->ext[e->added_pos].nr <= vpn)
+		e->added_pos++;
+	return e->added_pos < a->nr && a->ext[e->added_pos].start <= vpn;
+}
+
 static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 			 void *entry, bool present, bool young, bool swapped,
 			 void *arg)
@@ -425,6 +400,10 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 	struct anon_end *e = arg;
 	unsigned int timeout = anon_timeout_of(entry);
 
+	e->cleared |= young;
+	/* A new candidate: its accessed bit is cleared, nothing else. */
+	if (anon_end_added(e, vpn))
+		return;
 	if (anon_end_prepaged(e, vpn)) {
 		if (young)
 			prepage_stat_add(e->pm, PREPAGE_STAT_ANON_HIT, 1);
@@ -451,10 +430,12 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
  * @nr:		number of entries in @log
  *
  * Counts the window's anonymous misses (pages the app swapped in itself)
- * and hits (prepaged pages whose accessed bit is set), promotes accessed
- * candidates, demotes the targets that were not accessed and ages them
- * and the candidates, and adds the pages the app swapped in as
- * candidates.
+ * and hits (prepaged pages whose accessed bit is set), adds the pages the
+ * app swapped in as candidates, promotes accessed candidates, demotes
+ * the targets that were not accessed and ages them and the candidates.
+ * The accessed bits of all table pages are cleared on the way, for the
+ * end of the next window: a page accessed after this one ends counts as
+ * used in the next.
  */
 void prepage_anon_window_end(struct prepage_mm *pm,
 			     struct prepage_log_entry *log, unsigned int nr)
@@ -462,11 +443,11 @@ void prepage_anon_window_end(struct prepage_mm *pm,
 	unsigned int timeout = READ_ONCE(prepage_anon_timeout);
 	struct prepage_anon_table *t = pm->anon_table;
 	struct mm_struct *mm = pm->slot.mm;
-	struct prepage_extents missed = {};
+	struct prepage_extents missed = {}, added = {};
 	struct prepage_anon_walk w;
 	struct anon_end e = {
 		.pm = pm, .plan = pm->anon_plan, .plan_nr = pm->anon_plan_nr,
-		.timeout = timeout, .missed = &missed,
+		.timeout = timeout, .missed = &missed, .added = &added,
 	};
 	unsigned int i;
 
@@ -482,19 +463,31 @@ void prepage_anon_window_end(struct prepage_mm *pm,
 		pm->anon_table = t;
 	}
 	if (t && !anon_walk_alloc(&w)) {
-		anon_table_walk(mm, t, &w, anon_end_one, &e);
-		anon_walk_free(&w);
 		/* What the app swapped in itself: new candidates. */
 		for (i = 0; i < missed.nr; i++) {
 			unsigned long vpn = missed.ext[i].start;
 			unsigned long end = vpn + missed.ext[i].nr;
 
-			for (; vpn < end; vpn++)
-				if (!xa_load(&t->pages, vpn) &&
-				    anon_table_set(t, vpn, false, timeout))
+			for (; vpn < end; vpn++) {
+				if (xa_load(&t->pages, vpn))
+					continue;
+				if (anon_table_set(t, vpn, false, timeout))
 					break;
+				if (prepage_extents_add(&added, vpn, 1)) {
+					anon_table_erase(t, vpn);
+					break;
+				}
+			}
+			if (vpn < end)
+				break;
 		}
+		anon_table_walk(mm, t, &w, anon_end_one, &e);
+		anon_walk_free(&w);
+		/* The app's TLB entries must not hide its next accesses. */
+		if (e.cleared)
+			flush_tlb_mm(mm);
 	}
+	prepage_extents_destroy(&added);
 	prepage_extents_destroy(&missed);
 	kvfree(pm->anon_plan);
 	pm->anon_plan = NULL;
@@ -684,6 +677,57 @@ static void prepage_anon_prepage_done(struct prepage_mm *pm)
 }
 
 /*
+ * Plan the window: its target pages, in address order. Run by the first
+ * prepager; the table does not change while it runs (every writer stops
+ * the prepagers first), nor does the plan until they are stopped again.
+ */
+static void prepage_anon_plan(struct prepage_mm *pm)
+{
+	struct prepage_anon_table *t = pm->anon_table;
+	struct prepage_anon_plan *plan;
+	unsigned long vpn;
+	unsigned int n = 0;
+	void *entry;
+
+	plan = kvmalloc_array(t->nr_targets, sizeof(*plan), GFP_KERNEL_ACCOUNT);
+	if (!plan)
+		return;
+	xa_for_each(&t->pages, vpn, entry) {
+		if (!anon_is_target(entry))
+			continue;
+		plan[n++] = (struct prepage_anon_plan){ .vpn = vpn };
+		if (n == t->nr_targets)
+			break;
+		if (!(n % PTRS_PER_PTE))
+			cond_resched();
+	}
+	pm->anon_plan = plan;
+	pm->anon_plan_nr = n;
+}
+
+/* The first prepager plans the window, then wakes the others. */
+static void prepage_anon_plan_and_queue(struct prepage_mm *pm)
+{
+	unsigned int batch = max(READ_ONCE(prepage_batch_pages), 1U);
+	unsigned int i, nr;
+
+	prepage_anon_plan(pm);
+	if (READ_ONCE(pm->anon_stop))
+		return;
+	nr = min(prepage_nr_anon_workers,
+		 DIV_ROUND_UP(pm->anon_plan_nr, batch));
+	/*
+	 * prepage_anon_prepage_stop() cancels this work before the others:
+	 * none is queued after it cancelled them.
+	 */
+	for (i = 1; i < nr; i++) {
+		atomic_inc(&pm->anon_prepaging);
+		kthread_queue_work(prepage_anon_workers[i],
+				   &pm->anon_work[i].work);
+	}
+}
+
+/*
  * The work of one prepager thread in a window: take batches of
  * batch_pages target pages until none is left or it is told to stop.
  */
@@ -694,9 +738,9 @@ static void prepage_anon_work(struct kthread_work *work)
 	struct prepage_mm *pm = aw->pm;
 	struct mm_struct *mm = pm->slot.mm;
 	unsigned int batch = max(READ_ONCE(prepage_batch_pages), 1U);
-	unsigned int nr = pm->anon_plan_nr;
 	struct prepage_charge charge;
 	struct prepage_anon_walk w;
+	unsigned int nr;
 
 	/*
 	 * The state pins the mm_struct (mmgrab()), not its pages: the app
@@ -704,9 +748,12 @@ static void prepage_anon_work(struct kthread_work *work)
 	 */
 	if (!mmget_not_zero(mm))
 		goto out;
-	if (anon_walk_alloc(&w))
-		goto put;
 	prepage_charge_begin(mm, &charge);
+	if (aw == &pm->anon_work[0])
+		prepage_anon_plan_and_queue(pm);
+	nr = pm->anon_plan_nr;
+	if (!nr || anon_walk_alloc(&w))
+		goto uncharge;
 	for (;;) {
 		unsigned int i = atomic_fetch_add(batch, &pm->anon_cursor);
 		unsigned int end = min(i + batch, nr);
@@ -738,9 +785,9 @@ static void prepage_anon_work(struct kthread_work *work)
 	 * readahead(2) caller.)
 	 */
 	lru_add_drain();
-	prepage_charge_end(&charge);
 	anon_walk_free(&w);
-put:
+uncharge:
+	prepage_charge_end(&charge);
 	/* Not mmput(): tearing the mm down here would wait for this work. */
 	mmput_async(mm);
 out:
@@ -753,22 +800,17 @@ out:
  */
 void prepage_anon_prepage_start(struct prepage_mm *pm)
 {
-	unsigned int batch = max(READ_ONCE(prepage_batch_pages), 1U);
-	unsigned int i, nr;
+	unsigned int i;
 
 	WRITE_ONCE(pm->anon_stop, false);
 	atomic_set(&pm->anon_cursor, 0);
-	if (!pm->anon_plan_nr)
+	if (!pm->anon_table || !pm->anon_table->nr_targets ||
+	    !prepage_nr_anon_workers)
 		return;
-	nr = min(prepage_nr_anon_workers,
-		 DIV_ROUND_UP(pm->anon_plan_nr, batch));
-	for (i = 0; i < nr; i++) {
-		struct prepage_anon_work *aw = &pm->anon_work[i];
-
-		aw->pm = pm;
-		atomic_inc(&pm->anon_prepaging);
-		kthread_queue_work(prepage_anon_workers[i], &aw->work);
-	}
+	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++)
+		pm->anon_work[i].pm = pm;
+	atomic_inc(&pm->anon_prepaging);
+	kthread_queue_work(prepage_anon_workers[0], &pm->anon_work[0].work);
 }
 
 /**

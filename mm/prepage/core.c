@@ -746,8 +746,7 @@ void __prepage_exit_mm(struct mm_struct *mm)
  * @pm:	the prepage state
  *
  * Opens the accounting window: from now on the app's accesses are logged,
- * the file prepagers start reading the target tables, and the accessed
- * bits of the anonymous table pages are cleared before the anonymous
+ * the file prepagers start reading the target tables and the anonymous
  * prepagers start swapping the target pages in. The caller holds a user
  * of the address space.
  * A start while a window is open discards that window (its accesses are

@@ -300,8 +300,9 @@ struct prepage_anon_work {
  * @prepage_start:	ktime_get_ns() when the window's prepagers started
  * @last_prepage_ns:	how long the last prepagers took to finish
  * @anon_table:		the anonymous tables, or NULL (@lock)
- * @anon_plan:		the target pages of the window, by address (@lock;
- *			read by the anonymous prepagers while they run)
+ * @anon_plan:		the target pages of the window, by address: made by
+ *			its first anonymous prepager, freed under @lock with
+ *			the prepagers stopped
  * @anon_plan_nr:	entries in @anon_plan
  * @anon_cursor:	the next entry of @anon_plan a prepager takes
  * @anon_prepaging:	anonymous prepager works queued or running

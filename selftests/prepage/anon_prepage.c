@@ -251,6 +251,35 @@ TEST_F(anon, evicted)
 }
 
 /*
+ * A page counts as used in a window if it was accessed after the last
+ * window ended: accesses before that end do not count again (its
+ * accessed bits were cleared, and the TLB flushed), accesses between two
+ * windows do. No page is swapped out here.
+ */
+TEST_F(anon, used_since_last_end)
+{
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
+
+	/* All 64 present, accessed before the last end, 0-15 again. */
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_TRUE(touch(self->buf, 0, 16));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(16, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(48, read_key("/proc/self/prepage", "anon_candidate_pages"));
+
+	/* 16-23 accessed between two windows, nothing in the window. */
+	ASSERT_TRUE(touch(self->buf, 16, 8));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(8, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(56, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	EXPECT_EQ(0, stat_of("anon_prepaged"));
+	EXPECT_EQ(128, stat_of("anon_miss"));
+}
+
+/*
  * A target not used in a window is not prepaged in the next; an entry
  * whose page is not accessed for anon_timeout windows goes.
  */
