@@ -262,6 +262,7 @@ struct app {
 	uint8_t *profile[NR_FILES + 1];
 	uintptr_t heap;			/* heap address, for the anon replay */
 	uint64_t stat0[64];
+	char *peek[NR_FILES];		/* driver's maps of the files (mincore) */
 };
 
 static struct app apps[MAX_APPS];
@@ -795,6 +796,10 @@ static void round_order(int seq, int r, int prev, int *order)
 
 static int sequences[8], nr_sequences;
 
+/* --set NAME=VALUE: tunables of /sys/kernel/mm/prepage for prepage modes. */
+static char *sets[16];
+static int nr_sets;
+
 /*
  * Real reclaim: lock all the memory but --budget MiB for the apps, so that
  * bringing one app in pushes the others out. Return: the locked area.
@@ -979,6 +984,68 @@ static void ts_get(pid_t pid, struct anat *an)
 	faults_get(pid, an);
 }
 
+/*
+ * What the switch of @a in round @round will have to bring in: the pages
+ * of its footprint that are not resident when it starts (file: not in
+ * the page cache, by mincore(); anonymous: swapped out, by
+ * /proc/<pid>/pagemap), split into those in the profile (what a
+ * profile-driven prefetcher can know of) and the others.
+ */
+struct cold {
+	long file_prof, file_other, anon_prof, anon_other;
+};
+
+static void cold_pages(struct app *a, int round, struct footprint *fp,
+		       struct cold *c)
+{
+	long n = opt.anon_pages, p;
+	unsigned char *vec = malloc(opt.big_pages > n ? opt.big_pages : n);
+	uint64_t *pm = malloc(n * sizeof(*pm));
+	char path[64];
+	int o, fd;
+
+	if (!vec || !pm)
+		die("out of memory");
+	memset(c, 0, sizeof(*c));
+	fp_make(fp, a->id, round);
+	for (o = 0; o < NR_FILES; o++) {
+		if (!a->peek[o]) {
+			fd = open(a->path[o], O_RDONLY);
+			a->peek[o] = fd < 0 ? MAP_FAILED :
+				mmap(NULL, file_pages(o) * psz, PROT_READ,
+				     MAP_SHARED, fd, 0);
+			if (a->peek[o] == MAP_FAILED)
+				die("cannot map %s: %s", a->path[o],
+				    strerror(errno));
+			close(fd);
+		}
+		if (mincore(a->peek[o], file_pages(o) * psz, vec))
+			die("mincore: %s", strerror(errno));
+		for (p = 0; p < file_pages(o); p++)
+			if (fp->map[o][p] && !(vec[p] & 1)) {
+				if (a->profile[o][p])
+					c->file_prof++;
+				else
+					c->file_other++;
+			}
+	}
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", a->pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || pread(fd, pm, n * sizeof(*pm),
+			    a->heap / psz * sizeof(*pm)) != (ssize_t)(n * sizeof(*pm)))
+		die("cannot read %s: %s", path, strerror(errno));
+	close(fd);
+	for (p = 0; p < n; p++)
+		if (fp->map[NR_FILES][p] && (pm[p] >> 62 & 1)) {
+			if (a->profile[NR_FILES][p])
+				c->anon_prof++;
+			else
+				c->anon_other++;
+		}
+	free(vec);
+	free(pm);
+}
+
 static bool mode_prepage(const char *mode)
 {
 	return !strncmp(mode, "prepage", 7);
@@ -995,15 +1062,24 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 	int i, r, c, prev = -1, order[MAX_APPS];
 	size_t balloon_len = 0;
 	void *balloon = NULL;
+	struct footprint fp;
 	long bad = 0;
 
 	if (reclaim)
 		balloon = balloon_inflate(&balloon_len);
 	replay_anon = !strcmp(mode, "userspace");
+	if (anatomy)
+		fp_alloc(&fp);
 	/* Before the apps fork: a task gets its delay counters at fork. */
 	if (anatomy && write_str("/proc/sys/kernel/task_delayacct", "1"))
 		die("cannot turn task delay accounting on");
 	knob("enabled", pre ? "1" : "0");
+	for (i = 0; pre && i < nr_sets; i++) {
+		char name[64], *eq = strchr(sets[i], '=');
+
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - sets[i]), sets[i]);
+		knob(name, eq + 1);
+	}
 	if (pre) {
 		knob("file_enabled", strcmp(mode, "prepage-anon") ? "1" : "0");
 		knob("anon_enabled", strcmp(mode, "prepage-file") ? "1" : "0");
@@ -1036,6 +1112,7 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 			struct app *a = &apps[order[i]];
 			uint64_t start, start_ns = 0, end_ns = 0;
 			struct anat an0, an1;
+			struct cold cold;
 			struct msg m;
 
 			prev = a->id;
@@ -1043,6 +1120,8 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 			/* The same tables as the replay's, every switch. */
 			if (profile)
 				load_table(a, true);
+			if (anatomy && measured)
+				cold_pages(a, r, &fp, &cold);
 			if (anatomy)
 				ts_get(a->pid, &an0);
 			start = now_ns();
@@ -1073,7 +1152,7 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 				       (m.t - start) / 1e3, start_ns / 1e3,
 				       end_ns / 1e3, m.bad);
 			if (measured && anatomy)
-				printf("SWITCH mode=%s trial=%d anatomy=1 seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f end_us=%.1f run_us=%.1f cpu_wait_us=%.1f swapin_us=%.1f reclaim_us=%.1f blkio_us=%.1f thrash_us=%.1f minflt=%llu majflt=%llu bad=%ld\n",
+				printf("SWITCH mode=%s trial=%d anatomy=1 seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f end_us=%.1f run_us=%.1f cpu_wait_us=%.1f swapin_us=%.1f reclaim_us=%.1f blkio_us=%.1f thrash_us=%.1f minflt=%llu majflt=%llu cold_file_prof=%ld cold_file_other=%ld cold_anon_prof=%ld cold_anon_other=%ld bad=%ld\n",
 				       mode, trial, sequence_names[seq], a->id,
 				       r - opt.warmup,
 				       (m.t - start) / 1e3, start_ns / 1e3,
@@ -1085,7 +1164,8 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 				       (an1.thrash - an0.thrash) / 1e3,
 				       (unsigned long long)(an1.minflt - an0.minflt),
 				       (unsigned long long)(an1.majflt - an0.majflt),
-				       m.bad);
+				       cold.file_prof, cold.file_other,
+				       cold.anon_prof, cold.anon_other, m.bad);
 			if (!ideal)
 				app_call(a, 'B', 0);
 		}
@@ -1120,6 +1200,8 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 		close(apps[i].reply);
 	}
 	knob("enabled", "0");
+	for (i = 0; anatomy && i <= NR_FILES; i++)
+		free(fp.map[i]);
 	if (balloon)
 		munmap(balloon, balloon_len);
 	return bad ? -1 : 0;
@@ -1294,7 +1376,9 @@ static void usage(void)
 		"  --pageout          page background apps out explicitly\n"
 		"                     (MADV_PAGEOUT, FADV_DONTNEED) instead\n"
 		"  --overhead LABEL   fault loops only, no switches (hook cost)\n"
-		"  --calibrate        time a fixed CPU loop only (storage dilation)\n",
+		"  --calibrate        time a fixed CPU loop only (storage dilation)\n"
+		"  --set NAME=VALUE   set a tunable of " SYSFS " in the\n"
+		"                     prepage modes (repeatable)\n",
 		opt.apps, opt.warmup, opt.rounds, opt.trials, opt.seed,
 		DEFAULT_MODES, opt.dir, opt.work, DEFAULT_SEQUENCES);
 	exit(2);
@@ -1310,7 +1394,7 @@ int main(int argc, char **argv)
 		{ "pageout", 0, NULL, 'P' }, { "budget", 1, NULL, 'b' },
 		{ "sequences", 1, NULL, 'S' }, { "help", 0, NULL, 'h' },
 		{ "overhead", 1, NULL, 'O' }, { "anatomy", 1, NULL, 'A' },
-		{ "calibrate", 0, NULL, 'C' },
+		{ "calibrate", 0, NULL, 'C' }, { "set", 1, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *modes[16], *m, *save, *oh = NULL, seqlist[64];
@@ -1333,6 +1417,12 @@ int main(int argc, char **argv)
 		case 'O': oh = optarg; break;
 		case 'A': opt.anatomy = atoi(optarg); break;
 		case 'C': return calibrate();
+		case 'T':
+			if (!strchr(optarg, '=') || strchr(optarg, '/') ||
+			    nr_sets == 16)
+				usage();
+			sets[nr_sets++] = optarg;
+			break;
 		default: usage();
 		}
 	}

@@ -67,6 +67,10 @@ def anatomy(sw):
     a["left_out"] = len(bad)
     a["minflt"] = sum(r.get("minflt", 0) for r in sw) / n
     a["majflt"] = sum(r.get("majflt", 0) for r in sw) / n
+    # Footprint pages not resident at the start, in the profile or not.
+    for k in ("cold_file_prof", "cold_file_other", "cold_anon_prof",
+              "cold_anon_other"):
+        a[k] = sum(r.get(k, 0) for r in sw) / n
     return a
 
 
@@ -255,13 +259,16 @@ def anatomy_table(summary):
         rows.append([m, fmt(a["latency"])] +
                     [fmt(a[k]) for k in ANATOMY] +
                     [fmt(a["thrash"]), fmt(a["minflt"], ".0f"),
-                     fmt(a["majflt"], ".0f"), fmt(a["overhead"], ".2f") + "x",
+                     fmt(a["majflt"], ".0f"),
+                     "%.0f/%.0f" % (a["cold_file_prof"], a["cold_file_other"]),
+                     "%.0f/%.0f" % (a["cold_anon_prof"], a["cold_anon_other"]),
+                     fmt(a["overhead"], ".2f") + "x",
                      f"{a['left_out']}/{a['switches'] + a['left_out']}"])
     if not rows:
         return None
     cols = ["mode", "latency", "on CPU", "swap-in", "dir.reclaim",
             "CPU wait", "block I/O", "other", "(thrash)", "minflt", "majflt",
-            "vs untraced", "left out"]
+            "cold file", "cold anon", "vs untraced", "left out"]
     widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
     return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(r, widths))
                      for r in [cols] + rows)
@@ -431,7 +438,10 @@ def main():
             print("(on CPU = run time less swap-in and direct reclaim; "
                   "thrash = waits on refaulting pages, inside swap-in and "
                   "block I/O;\n minflt, majflt = the app's faults per "
-                  "switch; vs untraced = the anatomy trials' mean "
+                  "switch;\n cold file, cold anon = footprint pages not "
+                  "resident when the switch starts (not cached; swapped "
+                  "out), in the profile / not in it;\n vs untraced = the "
+                  "anatomy trials' mean "
                   "latency against the measured trials';\n left out = "
                   "switches whose counters add up to more than the switch "
                   "(vCPU clocks apart), not in the means)")
