@@ -9,8 +9,10 @@
 #   BENCH_STORAGE=emmc|ufs|none   disk throttling profile (default emmc);
 #                 emmc-dilated, ufs-dilated: the same profile with its
 #                 bandwidth and IOPS divided by how much slower the
-#                 guest's CPU is than the host's (a fixed CPU loop timed
-#                 on both), so that CPU and storage keep a phone's balance
+#                 guest runs the kernel's paths than the host (a page
+#                 fault loop timed on both; a plain CPU loop's ratio is
+#                 logged beside it), so that CPU and storage keep a
+#                 phone's balance
 #   BENCH_ARGS="--apps 8 ..."     prepage-bench options (see --help)
 #   BENCH_ANATOMY=N               anatomy trials per mode (default 1; 0
 #                                 for none)
@@ -40,12 +42,14 @@ esac
 dilation=1
 if [ "$storage" != "${storage%-dilated}" ]; then
 	[ ${#t[@]} = 4 ] || die "BENCH_STORAGE=$storage: nothing to dilate"
-	host=$("$out/prepage-bench" --calibrate | sed -n 's/^CALIBRATE loop_ns=//p')
-	guest=$("$ROOT/dev/vm.sh" -t 300 -x "$out/prepage-bench" -- "/extra/prepage-bench --calibrate" |
-		tr -d '\r' | sed -n 's/^CALIBRATE loop_ns=//p')
-	[ -n "$host" ] && [ -n "$guest" ] || die "storage dilation: could not time the CPU loop (host '$host', guest '$guest')"
-	dilation=$(python3 -c "print(f'{max(1.0, $guest / $host):.2f}')")
-	log "storage dilation: the guest's CPU loop takes ${guest} ns, the host's ${host} ns: disk ${dilation}x slower"
+	# "CALIBRATE loop_ns=N fault_ns=N" -> "N N"
+	cal='s/^CALIBRATE loop_ns=\([0-9.]*\) fault_ns=\([0-9.]*\).*/\1 \2/p'
+	host=($("$out/prepage-bench" --calibrate | sed -n "$cal"))
+	guest=($("$ROOT/dev/vm.sh" -t 300 -x "$out/prepage-bench" -- "/extra/prepage-bench --calibrate" |
+		tr -d '\r' | sed -n "$cal"))
+	[ ${#host[@]} = 2 ] && [ ${#guest[@]} = 2 ] || die "storage dilation: could not time the calibration loops (host '${host[*]}', guest '${guest[*]}')"
+	dilation=$(python3 -c "print(f'{max(1.0, ${guest[1]} / ${host[1]}):.2f}')")
+	log "storage dilation: a page fault takes ${guest[1]} ns in the guest, ${host[1]} ns on the host (CPU loop: ${guest[0]} / ${host[0]} ns): disk ${dilation}x slower"
 	t=($(python3 -c "print(*(max(1, int(v / $dilation)) for v in [$(IFS=,; echo "${t[*]}")]))"))
 fi
 disk=""
