@@ -3,11 +3,12 @@
  * prepage anonymous tables: pages an app swapped in during its switch
  * windows become candidates; candidates the app accesses again in a
  * later window (the PTE accessed bit, cleared at the end of each window,
- * is set at the end of the next) are promoted to the target table; a target the app did
- * not access in a window goes back to being a candidate, so that only
- * pages used in the last window are prepaged. Every entry has a timeout,
- * in windows, reset when the page is accessed: an entry whose page was
- * not accessed for anon_timeout windows is dropped.
+ * is found set at the end of the next) are promoted to the target table;
+ * a target the app did not access in a window goes back to being a
+ * candidate, so that only pages used in the last window are prepaged.
+ * Every entry has a timeout, in windows, reset when the page is
+ * accessed: an entry whose page was not accessed for anon_timeout
+ * windows is dropped.
  *
  * At the start of a window the anonymous prepager swaps the target pages
  * that are still swapped out back in and maps them, as a read fault of
@@ -165,13 +166,14 @@ static int anon_walk_alloc(struct prepage_anon_walk *w)
 	unsigned long *maps;
 
 	*w = (struct prepage_anon_walk){};
-	maps = kmalloc_array(4 * longs, sizeof(long), GFP_KERNEL_ACCOUNT);
+	maps = kmalloc_array(5 * longs, sizeof(long), GFP_KERNEL_ACCOUNT);
 	if (!maps)
 		return -ENOMEM;
 	w->present = maps;
 	w->young = maps + longs;
 	w->swapped = maps + 2 * longs;
-	w->faulted = maps + 3 * longs;
+	w->added = maps + 3 * longs;
+	w->faulted = maps + 4 * longs;
 	return 0;
 }
 
@@ -190,7 +192,7 @@ static void anon_walk_free(struct prepage_anon_walk *w)
 static void anon_walk_transfer(struct prepage_anon_walk *w,
 			       struct folio *folio)
 {
-	if (folio && !w->only)
+	if (folio && !w->own)
 		folio_set_young(folio);
 }
 
@@ -269,7 +271,7 @@ static int anon_walk_pte(pte_t *pte, unsigned long addr, unsigned long next,
 	 * The pages the prepager just faulted in may be in a TLB already:
 	 * flush, or the app's next access would not set the bit again.
 	 */
-	if (w->only ? ptep_clear_flush_young_notify(walk->vma, addr, pte) :
+	if (w->own ? ptep_clear_flush_young_notify(walk->vma, addr, pte) :
 	    ptep_clear_young_notify(walk->vma, addr, pte)) {
 		__set_bit(i, w->young);
 		anon_walk_transfer(w, vm_normal_folio(walk->vma, addr, ptent));
@@ -316,6 +318,7 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 
 	w->clear_young = true;
 	w->only = NULL;
+	w->own = false;
 	for (;;) {
 		entry = xa_find(&t->pages, &vpn, ULONG_MAX, XA_PRESENT);
 		if (!entry)
@@ -344,6 +347,49 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 	}
 }
 
+/*
+ * Clear the accessed bits of the pages in @added, one page table's span
+ * at a time, handing them to the folios. Return: whether one was set.
+ */
+static bool anon_clear_added(struct mm_struct *mm, struct prepage_anon_walk *w,
+			     const struct prepage_extents *added)
+{
+	unsigned long span = PTRS_PER_PTE, vpn, first, last;
+	bool cleared = false;
+	unsigned int i = 0;
+
+	if (!added->nr)
+		return false;
+	w->clear_young = true;
+	w->only = w->added;
+	w->own = false;
+	vpn = added->ext[0].start;
+	while (i < added->nr) {
+		w->base = round_down(vpn, span);
+		first = vpn;
+		bitmap_zero(w->added, PTRS_PER_PTE);
+		/* The added pages in this span. */
+		do {
+			unsigned long end = min_t(unsigned long,
+						  added->ext[i].start + added->ext[i].nr,
+						  w->base + span);
+
+			bitmap_set(w->added, vpn - w->base, end - vpn);
+			last = end - 1;
+			vpn = end;
+			if (vpn == added->ext[i].start + added->ext[i].nr &&
+			    ++i < added->nr)
+				vpn = added->ext[i].start;
+		} while (i < added->nr && vpn < w->base + span);
+		mmap_read_lock(mm);
+		anon_walk_span(mm, w, first, last);
+		mmap_read_unlock(mm);
+		cleared |= !bitmap_empty(w->young, PTRS_PER_PTE);
+		cond_resched();
+	}
+	return cleared;
+}
+
 /* ---- the switch window ------------------------------------------------- */
 
 /**
@@ -352,8 +398,10 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
  *
  * Nothing here walks the table or the page tables: the first prepager
  * of the window plans it, and the accessed bits the end of the window
- * tests were cleared at the end of the last one, so that the caller's
- * path stays short whatever the size of the table.
+ * tests were cleared at the end of the last one (a table loaded since
+ * keeps the bits its pages had; a restarted window's accesses count in
+ * the next), so that the caller's path stays short whatever the size of
+ * the table.
  */
 void prepage_anon_window_start(struct prepage_mm *pm)
 {
@@ -368,8 +416,6 @@ struct anon_end {
 	unsigned int plan_nr, plan_pos;
 	unsigned int timeout;
 	const struct prepage_extents *missed;	/* the app's swap-ins */
-	const struct prepage_extents *added;	/* new candidates */
-	unsigned int added_pos;
 	bool cleared;			/* an accessed bit was cleared */
 };
 
@@ -382,17 +428,6 @@ static bool anon_end_prepaged(struct anon_end *e, unsigned long vpn)
 	       e->plan[e->plan_pos].prepaged;
 }
 
-/* Whether page @vpn was added in the window (calls come in vpn order). */
-static bool anon_end_added(struct anon_end *e, unsigned long vpn)
-{
-	const struct prepage_extents *a = e->added;
-
-	while (e->added_pos < a->nr &&
-	       a->ext[e->added_pos].start + a->ext[e->added_pos].nr <= vpn)
-		e->added_pos++;
-	return e->added_pos < a->nr && a->ext[e->added_pos].start <= vpn;
-}
-
 static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 			 void *entry, bool present, bool young, bool swapped,
 			 void *arg)
@@ -401,9 +436,6 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 	unsigned int timeout = anon_timeout_of(entry);
 
 	e->cleared |= young;
-	/* A new candidate: its accessed bit is cleared, nothing else. */
-	if (anon_end_added(e, vpn))
-		return;
 	if (anon_end_prepaged(e, vpn)) {
 		if (young)
 			prepage_stat_add(e->pm, PREPAGE_STAT_ANON_HIT, 1);
@@ -447,7 +479,7 @@ void prepage_anon_window_end(struct prepage_mm *pm,
 	struct prepage_anon_walk w;
 	struct anon_end e = {
 		.pm = pm, .plan = pm->anon_plan, .plan_nr = pm->anon_plan_nr,
-		.timeout = timeout, .missed = &missed, .added = &added,
+		.timeout = timeout, .missed = &missed,
 	};
 	unsigned int i;
 
@@ -463,25 +495,31 @@ void prepage_anon_window_end(struct prepage_mm *pm,
 		pm->anon_table = t;
 	}
 	if (t && !anon_walk_alloc(&w)) {
-		/* What the app swapped in itself: new candidates. */
+		anon_table_walk(mm, t, &w, anon_end_one, &e);
+		/*
+		 * What the app swapped in itself: new candidates, added after
+		 * the walk aged the table and made room, their accessed bits
+		 * cleared on their own.
+		 */
 		for (i = 0; i < missed.nr; i++) {
 			unsigned long vpn = missed.ext[i].start;
 			unsigned long end = vpn + missed.ext[i].nr;
+			int err = 0;
 
-			for (; vpn < end; vpn++) {
+			for (; vpn < end && !err; vpn++) {
 				if (xa_load(&t->pages, vpn))
 					continue;
-				if (anon_table_set(t, vpn, false, timeout))
-					break;
-				if (prepage_extents_add(&added, vpn, 1)) {
+				err = anon_table_set(t, vpn, false, timeout);
+				if (!err && prepage_extents_add(&added, vpn, 1)) {
 					anon_table_erase(t, vpn);
-					break;
+					err = -ENOMEM;
 				}
 			}
-			if (vpn < end)
+			/* Full here may leave room in another XArray chunk. */
+			if (err == -ENOMEM)
 				break;
 		}
-		anon_table_walk(mm, t, &w, anon_end_one, &e);
+		e.cleared |= anon_clear_added(mm, &w, &added);
 		anon_walk_free(&w);
 		/* The app's TLB entries must not hide its next accesses. */
 		if (e.cleared)
@@ -636,6 +674,7 @@ static void prepage_anon_span(struct prepage_mm *pm,
 	w->base = round_down(first, PTRS_PER_PTE);
 	w->clear_young = false;
 	w->only = NULL;
+	w->own = false;
 	if (mmap_read_lock_killable(mm))
 		return;
 	anon_walk_span(mm, w, first, last);
@@ -657,6 +696,7 @@ static void prepage_anon_span(struct prepage_mm *pm,
 		return;
 	w->clear_young = true;
 	w->only = w->faulted;
+	w->own = true;
 	if (mmap_read_lock_killable(mm))
 		return;
 	anon_walk_span(mm, w, first, last);
@@ -698,8 +738,11 @@ static void prepage_anon_plan(struct prepage_mm *pm)
 		plan[n++] = (struct prepage_anon_plan){ .vpn = vpn };
 		if (n == t->nr_targets)
 			break;
-		if (!(n % PTRS_PER_PTE))
+		if (!(n % PTRS_PER_PTE)) {
+			if (READ_ONCE(pm->anon_stop))
+				break;
 			cond_resched();
+		}
 	}
 	pm->anon_plan = plan;
 	pm->anon_plan_nr = n;
@@ -722,8 +765,10 @@ static void prepage_anon_plan_and_queue(struct prepage_mm *pm)
 	 */
 	for (i = 1; i < nr; i++) {
 		atomic_inc(&pm->anon_prepaging);
-		kthread_queue_work(prepage_anon_workers[i],
-				   &pm->anon_work[i].work);
+		/* Not pending: stopped works are cancelled. */
+		if (WARN_ON_ONCE(!kthread_queue_work(prepage_anon_workers[i],
+						     &pm->anon_work[i].work)))
+			prepage_anon_prepage_done(pm);
 	}
 }
 
@@ -800,15 +845,11 @@ out:
  */
 void prepage_anon_prepage_start(struct prepage_mm *pm)
 {
-	unsigned int i;
-
 	WRITE_ONCE(pm->anon_stop, false);
 	atomic_set(&pm->anon_cursor, 0);
 	if (!pm->anon_table || !pm->anon_table->nr_targets ||
 	    !prepage_nr_anon_workers)
 		return;
-	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++)
-		pm->anon_work[i].pm = pm;
 	atomic_inc(&pm->anon_prepaging);
 	kthread_queue_work(prepage_anon_workers[0], &pm->anon_work[0].work);
 }
@@ -835,8 +876,10 @@ void prepage_anon_init(struct prepage_mm *pm)
 {
 	unsigned int i;
 
-	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++)
+	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++) {
 		kthread_init_work(&pm->anon_work[i].work, prepage_anon_work);
+		pm->anon_work[i].pm = pm;
+	}
 }
 
 /* ---- table lines --------------------------------------------------------- */

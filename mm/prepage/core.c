@@ -749,8 +749,9 @@ void __prepage_exit_mm(struct mm_struct *mm)
  * the file prepagers start reading the target tables and the anonymous
  * prepagers start swapping the target pages in. The caller holds a user
  * of the address space.
- * A start while a window is open discards that window (its accesses are
- * neither counted nor learned from) and counts a restart.
+ * A start while a window is open discards that window (its log is
+ * neither counted nor learned from; the accessed bits its accesses set
+ * count in the next window) and counts a restart.
  *
  * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EINTR if
  * interrupted by a fatal signal.

@@ -246,9 +246,13 @@ struct prepage_anon_plan {
  * @base:		virtual page number of bit 0
  * @clear_young:	test and clear the accessed bits of present pages
  * @only:		if not NULL, clear only those of the pages set here
+ * @own:		the bits to clear were set by the prepager's own
+ *			faults: flush each page's TLB entry, and do not
+ *			hand the bit to the folio
  * @present:		pages present
- * @young:		present pages whose accessed bit was set
+ * @young:		present pages whose accessed bit was cleared
  * @swapped:		pages swapped out
+ * @added:		the window's new candidates, at its end
  * @faulted:		pages the anonymous prepager faulted in
  *
  * The bitmaps have PTRS_PER_PTE bits each, which is not a constant on
@@ -258,9 +262,11 @@ struct prepage_anon_walk {
 	unsigned long base;
 	bool clear_young;
 	const unsigned long *only;
+	bool own;
 	unsigned long *present;
 	unsigned long *young;
 	unsigned long *swapped;
+	unsigned long *added;
 	unsigned long *faulted;
 };
 
@@ -299,11 +305,13 @@ struct prepage_anon_work {
  * @budget_spent:	the window's budget ran out (0 or 1)
  * @prepage_start:	ktime_get_ns() when the window's prepagers started
  * @last_prepage_ns:	how long the last prepagers took to finish
- * @anon_table:		the anonymous tables, or NULL (@lock)
+ * @anon_table:		the anonymous tables, or NULL (@lock; read without
+ *			it by the first anonymous prepager, which every
+ *			writer stops first)
  * @anon_plan:		the target pages of the window, by address: made by
  *			its first anonymous prepager, freed under @lock with
  *			the prepagers stopped
- * @anon_plan_nr:	entries in @anon_plan
+ * @anon_plan_nr:	entries in @anon_plan (as @anon_plan)
  * @anon_cursor:	the next entry of @anon_plan a prepager takes
  * @anon_prepaging:	anonymous prepager works queued or running
  * @anon_stop:		tells the anonymous prepagers to stop (@lock)

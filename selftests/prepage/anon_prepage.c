@@ -254,7 +254,9 @@ TEST_F(anon, evicted)
  * A page counts as used in a window if it was accessed after the last
  * window ended: accesses before that end do not count again (its
  * accessed bits were cleared, and the TLB flushed), accesses between two
- * windows do. No page is swapped out here.
+ * windows do (the second half: clearing the bits at start, instead,
+ * leaves no target). After the two learning switches no page is swapped
+ * out.
  */
 TEST_F(anon, used_since_last_end)
 {
@@ -277,6 +279,26 @@ TEST_F(anon, used_since_last_end)
 	EXPECT_EQ(56, read_key("/proc/self/prepage", "anon_candidate_pages"));
 	EXPECT_EQ(0, stat_of("anon_prepaged"));
 	EXPECT_EQ(128, stat_of("anon_miss"));
+}
+
+/*
+ * A window's new candidates are added after the table is aged: with the
+ * table full of candidates that time out in this window, the pages the
+ * app swapped in take their place.
+ */
+TEST_F(anon, full_table_ages_first)
+{
+	long old = set_knob("max_anon_pages", 64);
+
+	ASSERT_LE(0, old);
+	ASSERT_LE(0, set_knob("anon_timeout", 1));
+	EXPECT_EQ(0, plain_switch(self->buf, 0, 64));
+	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	EXPECT_EQ(0, plain_switch(self->buf, 64, 64));
+	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(128, stat_of("anon_miss"));
+	set_knob("max_anon_pages", old);
 }
 
 /*
