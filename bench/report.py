@@ -186,6 +186,13 @@ def summarize(recs):
     return out
 
 
+def render(cols, rows):
+    """A right-aligned text table: header @cols, then @rows."""
+    widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
+    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(r, widths))
+                     for r in [cols] + rows)
+
+
 def fmt(v, spec=".1f", pctg=False):
     if v is None:
         return "-"
@@ -221,10 +228,7 @@ def table(summary):
                      fmt(s["start_ms_mean"], ".2f"),
                      fmt(s["start_ms_p95"], ".2f"),
                      fmt(s["end_ms_mean"], ".2f")])
-    widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
-    lines = ["  ".join(str(c).rjust(w) for c, w in zip(r, widths))
-             for r in [cols] + rows]
-    return "\n".join(lines)
+    return render(cols, rows)
 
 
 def sequence_table(summary):
@@ -244,9 +248,7 @@ def sequence_table(summary):
             row.append("-" if v is None else
                        f"{v:.1f} ({b / v:.2f}x)" if b else f"{v:.1f}")
         rows.append(row)
-    widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
-    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(r, widths))
-                     for r in [cols] + rows)
+    return render(cols, rows)
 
 
 def anatomy_table(summary):
@@ -269,9 +271,7 @@ def anatomy_table(summary):
     cols = ["mode", "latency", "on CPU", "swap-in", "dir.reclaim",
             "CPU wait", "block I/O", "other", "(thrash)", "minflt", "majflt",
             "cold file", "cold anon", "vs untraced", "left out"]
-    widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
-    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(r, widths))
-                     for r in [cols] + rows)
+    return render(cols, rows)
 
 
 def plot_anatomy(summary, path):
@@ -350,9 +350,7 @@ def overhead_table(oh):
                          f"{v['median_ns']:.0f}",
                          f"{v['min_ns']:.0f}-{v['max_ns']:.0f}",
                          fmt(v["ratio_to_base"], ".3f")])
-    widths = [max(len(str(x)) for x in col) for col in zip(cols, *rows)]
-    return "\n".join("  ".join(str(c).rjust(w) for c, w in zip(r, widths))
-                     for r in [cols] + rows)
+    return render(cols, rows)
 
 
 def plot(summary, path):
