@@ -27,6 +27,11 @@
  *                readahead() on the file ranges and
  *                process_madvise(MADV_WILLNEED) on the anonymous ones
  *   userspace-file  the same, file ranges only
+ *   populate     the same with process_madvise(MADV_POPULATE_READ) on
+ *                the anonymous ranges (swapped in and mapped, as prepage
+ *                does), which needs the bench-only kernel patch
+ *                bench/process-madvise-populate.patch: the answer to
+ *                "why not populate from userspace?"
  *   prepage-file prepage, file side only (profile loaded as the table)
  *   prepage-anon prepage, anonymous side only (learned online)
  *   prepage      both (file side: the profile; anonymous side: learned)
@@ -76,6 +81,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ	22
+#endif
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT	21
 #endif
@@ -93,7 +101,7 @@
 
 static long psz;
 
-#define DEFAULT_MODES	"ideal,baseline,userspace,userspace-file,prepage-file,prepage-anon,prepage,prepage-profile"
+#define DEFAULT_MODES	"ideal,baseline,userspace,userspace-file,populate,prepage-file,prepage-anon,prepage,prepage-profile"
 #define DEFAULT_SEQUENCES "cycle,hub,random"
 
 static struct {
@@ -118,7 +126,8 @@ static struct {
 };
 
 static const char *const mode_names[] = {
-	"ideal", "baseline", "userspace", "userspace-file", "prepage-file",
+	"ideal", "baseline", "userspace", "userspace-file", "populate",
+	"prepage-file",
 	"prepage-anon", "prepage", "prepage-profile", NULL,
 };
 
@@ -607,14 +616,18 @@ static void ra_range(struct app *a, int o, long start, long nr, void *arg)
 
 struct iovs {
 	struct iovec v[1024];
-	int n, pidfd;
+	int n, pidfd, advice;
 };
 
 static void iov_flush(struct iovs *v)
 {
 	if (v->n && syscall(SYS_process_madvise, v->pidfd, v->v, v->n,
-			    MADV_WILLNEED, 0) < 0)
+			    v->advice, 0) < 0) {
+		if (errno == EINVAL && v->advice == MADV_POPULATE_READ)
+			die("process_madvise(MADV_POPULATE_READ): %s: the populate mode needs a kernel with bench/process-madvise-populate.patch (make bench builds one)",
+			    strerror(errno));
 		die("process_madvise: %s", strerror(errno));
+	}
 	v->n = 0;
 }
 
@@ -630,10 +643,11 @@ static void anon_range(struct app *a, int o, long start, long nr, void *arg)
 		iov_flush(v);
 }
 
-static void userspace_replay(struct app *a, bool anon)
+/* @advice: for the anonymous ranges, or 0 for file ranges only. */
+static void userspace_replay(struct app *a, int advice)
 {
 	int fd[NR_FILES], o;
-	struct iovs v = { .n = 0 };
+	struct iovs v = { .n = 0, .advice = advice };
 
 	for (o = 0; o < NR_FILES; o++) {
 		fd[o] = open(a->path[o], O_RDONLY);
@@ -644,7 +658,7 @@ static void userspace_replay(struct app *a, bool anon)
 		profile_runs(a, o, ra_range, fd);
 	for (o = 0; o < NR_FILES; o++)
 		close(fd[o]);
-	if (!anon)
+	if (!advice)
 		return;
 	v.pidfd = syscall(SYS_pidfd_open, a->pid, 0);
 	if (v.pidfd < 0)
@@ -698,8 +712,11 @@ static void read_stat(struct app *a, uint64_t *val)
 	read_keys(a, "prepage_stat", stat_keys, val);
 }
 
-/* CPU time (ns) of the prepage kernel threads, from /proc/<pid>/stat. */
-static uint64_t prepager_cpu_ns(void)
+/*
+ * CPU time (ns) of the tasks whose name starts with @comm ("kprepaged":
+ * the prepage threads; "kswapd"), from /proc/<pid>/stat.
+ */
+static uint64_t comm_cpu_ns(const char *comm)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 	uint64_t total = 0;
@@ -723,7 +740,8 @@ static uint64_t prepager_cpu_ns(void)
 		if (n <= 0)
 			continue;
 		buf[n] = 0;
-		if (!strstr(buf, "(kprepaged"))
+		p = strchr(buf, '(');
+		if (!p || strncmp(p + 1, comm, strlen(comm)))
 			continue;
 		p = strrchr(buf, ')');
 		/* fields after ") ": state ppid ... utime(14) stime(15) */
@@ -741,14 +759,21 @@ static uint64_t prepager_cpu_ns(void)
  * before it: one thread takes replay requests (an app index) from a pipe.
  */
 static int replay_pipe[2], replay_done[2];
-static bool replay_anon;
+static int replay_advice;
+static volatile uint64_t replay_cpu;	/* ns, the replay thread's CPU time */
 
 static void *replay_thread(void *arg)
 {
 	int i;
 
 	while (read(replay_pipe[0], &i, sizeof(i)) == sizeof(i)) {
-		userspace_replay(&apps[i], replay_anon);
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+		userspace_replay(&apps[i], replay_advice);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+		replay_cpu += (t1.tv_sec - t0.tv_sec) * 1000000000ULL +
+			      t1.tv_nsec - t0.tv_nsec;
 		if (write(replay_done[1], &i, sizeof(i)) != sizeof(i))
 			break;
 	}
@@ -1055,10 +1080,10 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 {
 	bool pre = mode_prepage(mode);
 	bool ideal = !strcmp(mode, "ideal");
-	bool user = !strncmp(mode, "userspace", 9);
+	bool user = !strncmp(mode, "userspace", 9) || !strcmp(mode, "populate");
 	bool profile = !strcmp(mode, "prepage-profile");
 	bool reclaim = !opt.pageout && !ideal;
-	uint64_t cpu0, t0, val[16];
+	uint64_t cpu0, kswapd0, replay0, t0, val[16];
 	int i, r, c, prev = -1, order[MAX_APPS];
 	size_t balloon_len = 0;
 	void *balloon = NULL;
@@ -1067,7 +1092,8 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 
 	if (reclaim)
 		balloon = balloon_inflate(&balloon_len);
-	replay_anon = !strcmp(mode, "userspace");
+	replay_advice = !strcmp(mode, "userspace") ? MADV_WILLNEED :
+			!strcmp(mode, "populate") ? MADV_POPULATE_READ : 0;
 	if (anatomy)
 		fp_alloc(&fp);
 	/* Before the apps fork: a task gets its delay counters at fork. */
@@ -1094,7 +1120,9 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 	for (i = 0; i < opt.apps && !ideal; i++)
 		app_call(&apps[i], 'B', 0);
 
-	cpu0 = prepager_cpu_ns();
+	cpu0 = comm_cpu_ns("kprepaged");
+	kswapd0 = comm_cpu_ns("kswapd");
+	replay0 = replay_cpu;
 	t0 = now_ns();
 	for (r = 0; r < opt.warmup + opt.rounds; r++) {
 		bool measured = r >= opt.warmup;
@@ -1102,7 +1130,9 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 		if (r == opt.warmup) {
 			for (i = 0; i < opt.apps; i++)
 				read_stat(&apps[i], apps[i].stat0);
-			cpu0 = prepager_cpu_ns();
+			cpu0 = comm_cpu_ns("kprepaged");
+			kswapd0 = comm_cpu_ns("kswapd");
+			replay0 = replay_cpu;
 			t0 = now_ns();
 		}
 		int seq = sequences[r % nr_sequences];
@@ -1185,9 +1215,12 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 			       (unsigned long long)val[k]);
 		printf("\n");
 	}
-	printf("MODE mode=%s trial=%d%s prepager_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
+	printf("MODE mode=%s trial=%d%s prepager_cpu_ms=%.1f replay_cpu_ms=%.1f kswapd_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
 	       mode, trial, anatomy ? " anatomy=1" : "",
-	       (prepager_cpu_ns() - cpu0) / 1e6, (now_ns() - t0) / 1e6, bad);
+	       (comm_cpu_ns("kprepaged") - cpu0) / 1e6,
+	       (replay_cpu - replay0) / 1e6,
+	       (comm_cpu_ns("kswapd") - kswapd0) / 1e6,
+	       (now_ns() - t0) / 1e6, bad);
 	if (anatomy && write_str("/proc/sys/kernel/task_delayacct", "0"))
 		die("cannot turn task delay accounting off");
 	fflush(stdout);

@@ -21,7 +21,7 @@ import statistics
 import sys
 
 PAGE = 4096
-ORDER = ["ideal", "baseline", "userspace", "userspace-file",
+ORDER = ["ideal", "baseline", "userspace", "userspace-file", "populate",
          "prepage-file", "prepage-anon", "prepage", "prepage-profile"]
 # /proc/<pid>/prepage sizes at the end of a mode (APPSTAT): averaged over
 # apps and trials, not summed.
@@ -166,6 +166,12 @@ def summarize(recs):
             "anon_evicted": ratio(st.get("anon_evicted", 0), ap),
             "prepager_cpu_ms_per_switch":
                 sum(r["prepager_cpu_ms"] for r in md) / n,
+            # The userspace modes' replay thread (runs without the
+            # prepagers, so one column shows whichever prefetched).
+            "replay_cpu_ms_per_switch":
+                sum(r.get("replay_cpu_ms", 0) for r in md) / n,
+            "kswapd_cpu_ms_per_switch":
+                sum(r.get("kswapd_cpu_ms", 0) for r in md) / n,
             "start_ms_mean": statistics.mean(r.get("start_us", 0) / 1000
                                              for r in sw),
             "start_ms_p95": pct([r.get("start_us", 0) / 1000 for r in sw], 95),
@@ -202,7 +208,8 @@ def fmt(v, spec=".1f", pctg=False):
 def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
-            "waste MB/sw", "evict f/a", "anon T/C", "kthr ms/sw", "start ms",
+            "waste MB/sw", "evict f/a", "anon T/C", "pref ms/sw", "kswapd ms/sw",
+            "start ms",
             "start p95", "end ms"]
     rows = []
     for m, s in summary["modes"].items():
@@ -224,7 +231,9 @@ def table(summary):
                      "%s/%s" % tuple(fmt(s["tables"].get(k), ".0f") for k in
                                      ("anon_target_pages",
                                       "anon_candidate_pages")),
-                     fmt(s["prepager_cpu_ms_per_switch"]),
+                     fmt(s["prepager_cpu_ms_per_switch"] +
+                         s["replay_cpu_ms_per_switch"]),
+                     fmt(s["kswapd_cpu_ms_per_switch"]),
                      fmt(s["start_ms_mean"], ".2f"),
                      fmt(s["start_ms_p95"], ".2f"),
                      fmt(s["end_ms_mean"], ".2f")])
@@ -409,7 +418,8 @@ def main():
                 "speedup_vs_baseline", "ratio_to_ideal", "file_precision",
                 "file_recall", "anon_precision", "anon_recall",
                 "prepaged_mb_per_switch", "wasted_mb_per_switch",
-                "prepager_cpu_ms_per_switch", "start_ms_mean", "end_ms_mean",
+                "prepager_cpu_ms_per_switch", "replay_cpu_ms_per_switch",
+                "kswapd_cpu_ms_per_switch", "start_ms_mean", "end_ms_mean",
                 "switches",
                 "bad_pages"]
         w = csv.writer(f)
@@ -446,8 +456,9 @@ def main():
     if "overhead" in summary:
         print("\nOverhead when off (fault loops, no switches):")
         print(overhead_table(summary["overhead"]))
-    print(f"\n(P = precision, R = recall; MB/sw = prepaged per switch; kthr = "
-          f"prepage thread CPU; start, end = time of the 'start' (in the\n"
+    print(f"\n(P = precision, R = recall; MB/sw = prepaged per switch; pref = "
+          f"CPU of the prefetcher: the prepage threads, or the userspace modes'\n"
+          f"replay thread; kswapd = kswapd's CPU; start, end = time of the 'start' (in the\n"
           f"latency) and 'end' (after it) writes; anon T/C = target/candidate "
           f"pages per app at the end)\n"
           f"written: {outdir}/results.json switches.csv summary.csv"

@@ -25,6 +25,21 @@ set -euo pipefail
 "$ROOT/dev/setup.sh" bench
 "$ROOT/dev/base.sh"
 "$ROOT/dev/build.sh"
+# The benchmark's kernel: the series plus a bench-only patch that lets
+# process_madvise() take MADV_POPULATE_READ (the populate mode). The
+# worktree is re-made only when the series or the patch changed, so that
+# the build stays incremental.
+kbench=$BUILD/kbench/linux
+want="$(git -C "$KSRC" rev-parse "$BRANCH") $(sha256sum <"$ROOT/bench/process-madvise-populate.patch" | cut -c1-16)"
+if [ "$(cat "$BUILD/kbench/.stamp" 2>/dev/null)" != "$want" ]; then
+	log "bench kernel tree: $BRANCH + bench/process-madvise-populate.patch"
+	mkdir -p "$BUILD/kbench"
+	[ -e "$kbench/.git" ] || git -C "$KSRC" worktree add -q -f --detach "$kbench" "$BRANCH"
+	git -C "$kbench" checkout -q -f --detach "$BRANCH"
+	git -C "$kbench" apply "$ROOT/bench/process-madvise-populate.patch"
+	echo "$want" >"$BUILD/kbench/.stamp"
+fi
+BENCH_KERNEL=1 "$ROOT/dev/build.sh"
 out=$BUILD/bench
 mkdir -p "$out"
 gcc -O2 -Wall -pthread -o "$out/prepage-bench" "$ROOT/bench/prepage-bench.c"
@@ -45,7 +60,7 @@ if [ "$storage" != "${storage%-dilated}" ]; then
 	# "CALIBRATE loop_ns=N fault_ns=N" -> "N N"
 	cal='s/^CALIBRATE loop_ns=\([0-9.]*\) fault_ns=\([0-9.]*\).*/\1 \2/p'
 	host=($("$out/prepage-bench" --calibrate | sed -n "$cal"))
-	guest=($("$ROOT/dev/vm.sh" -t 300 -x "$out/prepage-bench" -- "/extra/prepage-bench --calibrate" |
+	guest=($(BENCH_KERNEL=1 "$ROOT/dev/vm.sh" -t 300 -x "$out/prepage-bench" -- "/extra/prepage-bench --calibrate" |
 		tr -d '\r' | sed -n "$cal"))
 	[ ${#host[@]} = 2 ] && [ ${#guest[@]} = 2 ] || die "storage dilation: could not time the calibration loops (host '${host[*]}', guest '${guest[*]}')"
 	dilation=$(python3 -c "print(f'{max(1.0, ${guest[1]} / ${host[1]}):.2f}')")
@@ -59,7 +74,7 @@ case " $args " in *" --anatomy "*) ;; *) args="--anatomy ${BENCH_ANATOMY:-1} $ar
 log "prepage-bench in the VM (storage $storage, ${VM_MEM:-1024} MiB, ${VM_CPUS:-2} CPUs) $args"
 start=$(date +%s)
 set +e
-VM_DISK_SIZE=${VM_DISK_SIZE:-1G} VM_DISK_OPTS=$disk \
+BENCH_KERNEL=1 VM_DISK_SIZE=${VM_DISK_SIZE:-1G} VM_DISK_OPTS=$disk \
 	"$ROOT/dev/vm.sh" -t "${BENCH_TIMEOUT:-5400}" -l "$out/console.log" \
 	-x "$out/prepage-bench" -- "/extra/prepage-bench $args" >"$out/raw.txt"
 rc=$?
@@ -68,8 +83,9 @@ log "VM run: $(( $(date +%s) - start ))s, exit $rc"
 # Overhead when off: base kernel, series with prepage disabled, and
 # enabled but idle, fault loops only, the three interleaved, three times.
 if [ "${BENCH_OVERHEAD:-1}" != 0 ] && [ "$rc" = 0 ]; then
-	if [ ! -e "$BUILD/linux-base/.git" ]; then
-		git -C "$KSRC" worktree add -q -f --detach "$BUILD/linux-base" "$BASE_TAG"
+	if [ ! -e "$BUILD/kbase/linux/.git" ]; then
+		mkdir -p "$BUILD/kbase"
+		git -C "$KSRC" worktree add -q -f --detach "$BUILD/kbase/linux" "$BASE_TAG"
 	fi
 	BASE_KERNEL=1 "$ROOT/dev/build.sh"
 	log "overhead: base / prepage off / prepage enabled-idle, interleaved x3"

@@ -11,11 +11,21 @@ TARBALL=${PREPAGE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 BASE_VERSION=$(cat "$ROOT/dev/BASE_VERSION")
 KSRC=$BUILD/linux           # work tree: base commit + series as commits
 KOBJ=$BUILD/obj${DEBUG:+-debug}   # O= output for the test kernel
+# Two more kernels for the benchmark, each a worktree with its build
+# directory beside it, as build/linux and build/obj are: ccache rewrites
+# paths relative to the build directory, so the files they share with the
+# test kernel come from the cache.
 # BASE_KERNEL=1: the base without the series (a worktree at the base tag),
-# for the benchmark's overhead comparison.
+# for the overhead comparison.
 if [ -n "${BASE_KERNEL:-}" ]; then
-	KSRC=$BUILD/linux-base
-	KOBJ=$BUILD/obj-base
+	KSRC=$BUILD/kbase/linux
+	KOBJ=$BUILD/kbase/obj
+fi
+# BENCH_KERNEL=1: the series plus bench/process-madvise-populate.patch
+# (never part of the series), for the benchmark's populate mode.
+if [ -n "${BENCH_KERNEL:-}" ]; then
+	KSRC=$BUILD/kbench/linux
+	KOBJ=$BUILD/kbench/obj
 fi
 BASE_TAG=prepage-base
 BRANCH=prepage
