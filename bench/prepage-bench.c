@@ -672,7 +672,7 @@ static void userspace_replay(struct app *a, int advice)
 static const char *stat_keys[] = {
 	"file_prepaged", "file_hit", "file_miss", "anon_prepaged", "anon_hit",
 	"anon_miss", "switches", "log_dropped", "file_stale", "file_evicted",
-	"file_demoted", "anon_evicted", NULL,
+	"file_demoted", "anon_evicted", "anon_demoted", NULL,
 };
 
 /* The table sizes, from /proc/<pid>/prepage, at the end of a mode. */

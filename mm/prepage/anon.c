@@ -196,6 +196,24 @@ static void anon_walk_transfer(struct prepage_anon_walk *w,
 		folio_set_young(folio);
 }
 
+/*
+ * Demote the folio of page @i, mapped by @ptent, if the page is one of
+ * @w->only and its accessed bit is still clear: as MADV_COLD does, so
+ * that reclaim takes it before the app's own pages. A large folio is
+ * left where it is: its other pages may be in use. Called with the page
+ * table lock held.
+ */
+static void anon_walk_demote(struct prepage_anon_walk *w, unsigned long i,
+			     struct folio *folio, pte_t ptent)
+{
+	if (!test_bit(i, w->only) || pte_young(ptent) || !folio ||
+	    !folio_test_anon(folio) || folio_test_large(folio) ||
+	    folio_test_young(folio))
+		return;
+	folio_deactivate(folio);
+	w->demoted++;
+}
+
 /* A PMD-mapped THP counts for all its pages. Called with its lock held. */
 static void anon_walk_huge(struct prepage_anon_walk *w, pmd_t *pmd,
 			   unsigned long addr, unsigned long next,
@@ -209,7 +227,7 @@ static void anon_walk_huge(struct prepage_anon_walk *w, pmd_t *pmd,
 	if (!pmd_present(pmdval))
 		return;		/* being migrated: neither present nor swapped */
 	bitmap_set(w->present, i, n);
-	if (!w->clear_young ||
+	if (w->demote || !w->clear_young ||
 	    (w->only && find_next_bit(w->only, i + n, i) >= i + n))
 		return;
 	if (pmdp_clear_young_notify(walk->vma, haddr, pmd)) {
@@ -265,6 +283,11 @@ static int anon_walk_pte(pte_t *pte, unsigned long addr, unsigned long next,
 	if (!pte_present(ptent))
 		return 0;
 	__set_bit(i, w->present);
+	if (w->demote) {
+		anon_walk_demote(w, i, vm_normal_folio(walk->vma, addr, ptent),
+				 ptent);
+		return 0;
+	}
 	if (!w->clear_young || (w->only && !test_bit(i, w->only)))
 		return 0;
 	/*
@@ -319,6 +342,7 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 	w->clear_young = true;
 	w->only = NULL;
 	w->own = false;
+	w->demote = false;
 	for (;;) {
 		entry = xa_find(&t->pages, &vpn, ULONG_MAX, XA_PRESENT);
 		if (!entry)
@@ -348,39 +372,37 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 }
 
 /*
- * Clear the accessed bits of the pages in @added, one page table's span
- * at a time, handing them to the folios. Return: whether one was set.
+ * Walk the pages of @ext only, one page table's span at a time, in the
+ * mode the caller set in @w. Return: whether an accessed bit was cleared.
  */
-static bool anon_clear_added(struct mm_struct *mm, struct prepage_anon_walk *w,
-			     const struct prepage_extents *added)
+static bool anon_walk_extents(struct mm_struct *mm, struct prepage_anon_walk *w,
+			      const struct prepage_extents *ext)
 {
 	unsigned long span = PTRS_PER_PTE, vpn, first, last;
 	bool cleared = false;
 	unsigned int i = 0;
 
-	if (!added->nr)
+	if (!ext->nr)
 		return false;
-	w->clear_young = true;
 	w->only = w->added;
-	w->own = false;
-	vpn = added->ext[0].start;
-	while (i < added->nr) {
+	vpn = ext->ext[0].start;
+	while (i < ext->nr) {
 		w->base = round_down(vpn, span);
 		first = vpn;
 		bitmap_zero(w->added, PTRS_PER_PTE);
-		/* The added pages in this span. */
+		/* The pages of @ext in this span. */
 		do {
 			unsigned long end = min_t(unsigned long,
-						  added->ext[i].start + added->ext[i].nr,
+						  ext->ext[i].start + ext->ext[i].nr,
 						  w->base + span);
 
 			bitmap_set(w->added, vpn - w->base, end - vpn);
 			last = end - 1;
 			vpn = end;
-			if (vpn == added->ext[i].start + added->ext[i].nr &&
-			    ++i < added->nr)
-				vpn = added->ext[i].start;
-		} while (i < added->nr && vpn < w->base + span);
+			if (vpn == ext->ext[i].start + ext->ext[i].nr &&
+			    ++i < ext->nr)
+				vpn = ext->ext[i].start;
+		} while (i < ext->nr && vpn < w->base + span);
 		mmap_read_lock(mm);
 		anon_walk_span(mm, w, first, last);
 		mmap_read_unlock(mm);
@@ -388,6 +410,40 @@ static bool anon_clear_added(struct mm_struct *mm, struct prepage_anon_walk *w,
 		cond_resched();
 	}
 	return cleared;
+}
+
+/*
+ * Clear the accessed bits of the pages in @added, handing them to the
+ * folios. Return: whether one was set.
+ */
+static bool anon_clear_added(struct mm_struct *mm, struct prepage_anon_walk *w,
+			     const struct prepage_extents *added)
+{
+	w->clear_young = true;
+	w->own = false;
+	w->demote = false;
+	return anon_walk_extents(mm, w, added);
+}
+
+/*
+ * Demote the prepaged pages in @unused whose accessed bits are still
+ * clear, as the file side does: speculation the app did not use is what
+ * reclaim takes first. Return: the number of pages demoted.
+ */
+static unsigned long anon_demote_unused(struct mm_struct *mm,
+					struct prepage_anon_walk *w,
+					const struct prepage_extents *unused)
+{
+	w->clear_young = false;
+	w->own = false;
+	w->demote = true;
+	w->demoted = 0;
+	anon_walk_extents(mm, w, unused);
+	w->demote = false;
+	/* Where they go now, not when this CPU's batch fills. */
+	if (w->demoted)
+		lru_add_drain();
+	return w->demoted;
 }
 
 /* ---- the switch window ------------------------------------------------- */
@@ -416,6 +472,7 @@ struct anon_end {
 	unsigned int plan_nr, plan_pos;
 	unsigned int timeout;
 	const struct prepage_extents *missed;	/* the app's swap-ins */
+	struct prepage_extents *unused;	/* prepaged, present, not used */
 	bool cleared;			/* an accessed bit was cleared */
 };
 
@@ -442,6 +499,9 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 		/* Swapped out again: still out, or swapped in by the app. */
 		if (swapped || prepage_extents_contains(e->missed, vpn))
 			prepage_stat_add(e->pm, PREPAGE_STAT_ANON_EVICTED, 1);
+		else if (present && !young)
+			/* On -ENOMEM the page is not demoted. */
+			prepage_extents_add(e->unused, vpn, 1);
 	}
 	if (young) {
 		/* Used: a candidate is promoted, any entry starts over. */
@@ -464,10 +524,12 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
  * Counts the window's anonymous misses (pages the app swapped in itself)
  * and hits (prepaged pages whose accessed bit is set), adds the pages the
  * app swapped in as candidates, promotes accessed candidates, demotes
- * the targets that were not accessed and ages them and the candidates.
- * The accessed bits of all table pages are cleared on the way, for the
- * end of the next window: a page accessed after this one ends counts as
- * used in the next.
+ * the targets that were not accessed and ages them and the candidates,
+ * and puts the prepaged pages the app did not use where reclaim takes
+ * them first (deactivates them, as MADV_COLD does). The accessed bits
+ * of all table pages are cleared on the way, for the end of the next
+ * window: a page accessed after this one ends counts as used in the
+ * next.
  */
 void prepage_anon_window_end(struct prepage_mm *pm,
 			     struct prepage_log_entry *log, unsigned int nr)
@@ -475,11 +537,11 @@ void prepage_anon_window_end(struct prepage_mm *pm,
 	unsigned int timeout = READ_ONCE(prepage_anon_timeout);
 	struct prepage_anon_table *t = pm->anon_table;
 	struct mm_struct *mm = pm->slot.mm;
-	struct prepage_extents missed = {}, added = {};
+	struct prepage_extents missed = {}, added = {}, unused = {};
 	struct prepage_anon_walk w;
 	struct anon_end e = {
 		.pm = pm, .plan = pm->anon_plan, .plan_nr = pm->anon_plan_nr,
-		.timeout = timeout, .missed = &missed,
+		.timeout = timeout, .missed = &missed, .unused = &unused,
 	};
 	unsigned int i;
 
@@ -520,11 +582,14 @@ void prepage_anon_window_end(struct prepage_mm *pm,
 				break;
 		}
 		e.cleared |= anon_clear_added(mm, &w, &added);
+		prepage_stat_add(pm, PREPAGE_STAT_ANON_DEMOTED,
+				 anon_demote_unused(mm, &w, &unused));
 		anon_walk_free(&w);
 		/* The app's TLB entries must not hide its next accesses. */
 		if (e.cleared)
 			flush_tlb_mm(mm);
 	}
+	prepage_extents_destroy(&unused);
 	prepage_extents_destroy(&added);
 	prepage_extents_destroy(&missed);
 	kvfree(pm->anon_plan);
@@ -675,6 +740,7 @@ static void prepage_anon_span(struct prepage_mm *pm,
 	w->clear_young = false;
 	w->only = NULL;
 	w->own = false;
+	w->demote = false;
 	if (mmap_read_lock_killable(mm))
 		return;
 	anon_walk_span(mm, w, first, last);
@@ -697,6 +763,7 @@ static void prepage_anon_span(struct prepage_mm *pm,
 	w->clear_young = true;
 	w->only = w->faulted;
 	w->own = true;
+	w->demote = false;
 	if (mmap_read_lock_killable(mm))
 		return;
 	anon_walk_span(mm, w, first, last);

@@ -107,6 +107,8 @@ enum prepage_state {
  * @PREPAGE_STAT_ANON_MISS:	pages the app swapped in itself in a window
  * @PREPAGE_STAT_ANON_EVICTED:	prepaged pages swapped out again in the
  *				window before the app used them
+ * @PREPAGE_STAT_ANON_DEMOTED:	prepaged pages the app did not use in the
+ *				window, put where reclaim takes them first
  * @NR_PREPAGE_STAT:		number of counters
  */
 enum prepage_stat_item {
@@ -124,6 +126,7 @@ enum prepage_stat_item {
 	PREPAGE_STAT_ANON_HIT,
 	PREPAGE_STAT_ANON_MISS,
 	PREPAGE_STAT_ANON_EVICTED,
+	PREPAGE_STAT_ANON_DEMOTED,
 	NR_PREPAGE_STAT,
 };
 
@@ -249,10 +252,16 @@ struct prepage_anon_plan {
  * @own:		the bits to clear were set by the prepager's own
  *			faults: flush each page's TLB entry, and do not
  *			hand the bit to the folio
+ * @demote:		instead of clearing accessed bits, put the folios of
+ *			the pages in @only whose bit is clear where reclaim
+ *			takes them first
+ * @demoted:		pages demoted
  * @present:		pages present
  * @young:		present pages whose accessed bit was cleared
  * @swapped:		pages swapped out
- * @added:		the window's new candidates, at its end
+ * @added:		the pages a walk is limited to (its @only): the
+ *			window's new candidates, or the unused prepaged
+ *			pages, at its end
  * @faulted:		pages the anonymous prepager faulted in
  *
  * The bitmaps have PTRS_PER_PTE bits each, which is not a constant on
@@ -263,6 +272,8 @@ struct prepage_anon_walk {
 	bool clear_young;
 	const unsigned long *only;
 	bool own;
+	bool demote;
+	unsigned long demoted;
 	unsigned long *present;
 	unsigned long *young;
 	unsigned long *swapped;

@@ -167,6 +167,7 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_ANON_HIT]		= "anon_hit",
 	[PREPAGE_STAT_ANON_MISS]	= "anon_miss",
 	[PREPAGE_STAT_ANON_EVICTED]	= "anon_evicted",
+	[PREPAGE_STAT_ANON_DEMOTED]	= "anon_demoted",
 };
 
 /* Precision and recall of one side, in permille, from its counters. */

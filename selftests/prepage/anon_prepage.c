@@ -148,6 +148,21 @@ FIXTURE_TEARDOWN(anon)
 		munmap(self->buf, NR_PAGES * psz);
 }
 
+/* The value of counter @key in /proc/vmstat, or -1. */
+static long vmstat_of(const char *key)
+{
+	static char buf[65536];
+	size_t klen = strlen(key);
+	char *p;
+
+	if (read_file("/proc/vmstat", buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, klen) && p[klen] == ' ')
+			return strtol(p + klen + 1, NULL, 10);
+	return -1;
+}
+
 /* One switch in which the app reads [first, first + nr) itself. */
 static int plain_switch(char *buf, int first, int nr)
 {
@@ -189,10 +204,12 @@ static int prepaged_switch_out(char *buf, int out, int nr_out, int a,
  * candidates. Switch 2: again, and their accessed bits promote them.
  * Switch 3: the prepager swaps 0-63 in and maps them before the app
  * touches anything; the app reads 0-47 and 100-107: 64 prepaged,
- * 48 hits, 8 misses.
+ * 48 hits, 8 misses, and 48-63 are deactivated at the end.
  */
 TEST_F(anon, hit_miss)
 {
+	long deactivated;
+
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_TRUE(touch(self->buf, 0, 64));
 	ASSERT_EQ(0, ctl("end"));
@@ -216,12 +233,18 @@ TEST_F(anon, hit_miss)
 	EXPECT_EQ(64, stat_of("anon_prepaged"));
 	ASSERT_TRUE(touch(self->buf, 0, 48));
 	ASSERT_TRUE(touch(self->buf, 100, 8));
+	/* -1 without CONFIG_VM_EVENT_COUNTERS */
+	deactivated = vmstat_of("pgdeactivate");
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(64, stat_of("anon_prepaged"));
 	EXPECT_EQ(48, stat_of("anon_hit"));
 	EXPECT_EQ(136, stat_of("anon_miss"));
 	EXPECT_EQ(750, stat_of("anon_precision_permille"));
 	EXPECT_EQ(0, stat_of("anon_evicted"));
+	/* 48-63, prepaged and not used, are deactivated. */
+	EXPECT_EQ(16, stat_of("anon_demoted"));
+	if (deactivated >= 0)
+		EXPECT_LE(16, vmstat_of("pgdeactivate") - deactivated);
 	/*
 	 * 48-63 were not used: back to candidates (timeout not reached),
 	 * with 100-107, new ones.
@@ -235,7 +258,7 @@ TEST_F(anon, hit_miss)
 /*
  * Prepaged pages swapped out again before the app used them are
  * counted: 56-59 stay out, 60-63 the app swaps in again itself (hits,
- * and misses too).
+ * and misses too); 48-55, never used, are the ones deactivated.
  */
 TEST_F(anon, evicted)
 {
@@ -247,6 +270,8 @@ TEST_F(anon, evicted)
 	EXPECT_EQ(52, stat_of("anon_hit"));
 	EXPECT_EQ(128 + 4, stat_of("anon_miss"));
 	EXPECT_EQ(8, stat_of("anon_evicted"));
+	/* 48-55: prepaged, still mapped, not used. */
+	EXPECT_EQ(8, stat_of("anon_demoted"));
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
 }
 
