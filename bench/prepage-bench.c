@@ -672,7 +672,8 @@ static void userspace_replay(struct app *a, int advice)
 static const char *stat_keys[] = {
 	"file_prepaged", "file_hit", "file_miss", "anon_prepaged", "anon_hit",
 	"anon_miss", "switches", "log_dropped", "file_stale", "file_evicted",
-	"file_demoted", "anon_evicted", "anon_demoted", NULL,
+	"file_demoted", "anon_evicted", "anon_demoted", "file_late", "anon_late",
+	NULL,
 };
 
 /* The table sizes, from /proc/<pid>/prepage, at the end of a mode. */
@@ -1215,8 +1216,8 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 			       (unsigned long long)val[k]);
 		printf("\n");
 	}
-	printf("MODE mode=%s trial=%d%s prepager_cpu_ms=%.1f replay_cpu_ms=%.1f kswapd_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
-	       mode, trial, anatomy ? " anatomy=1" : "",
+	printf("MODE mode=%s trial=%d%s balloon_mb=%zu prepager_cpu_ms=%.1f replay_cpu_ms=%.1f kswapd_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
+	       mode, trial, anatomy ? " anatomy=1" : "", balloon_len >> 20,
 	       (comm_cpu_ns("kprepaged") - cpu0) / 1e6,
 	       (replay_cpu - replay0) / 1e6,
 	       (comm_cpu_ns("kswapd") - kswapd0) / 1e6,

@@ -164,6 +164,10 @@ def summarize(recs):
             # Prepaged pages reclaimed before the app used them.
             "file_evicted": ratio(st.get("file_evicted", 0), fp),
             "anon_evicted": ratio(st.get("anon_evicted", 0), ap),
+            # Misses the prefetcher could have saved (target or plan
+            # pages): the app got there first.
+            "file_late": ratio(st.get("file_late", 0), fm),
+            "anon_late": ratio(st.get("anon_late", 0), am),
             "prepager_cpu_ms_per_switch":
                 sum(r["prepager_cpu_ms"] for r in md) / n,
             # The userspace modes' replay thread (runs without the
@@ -208,7 +212,7 @@ def fmt(v, spec=".1f", pctg=False):
 def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
-            "waste MB/sw", "evict f/a", "anon T/C", "pref ms/sw", "kswapd ms/sw",
+            "waste MB/sw", "evict f/a", "late f/a", "anon T/C", "pref ms/sw", "kswapd ms/sw",
             "start ms",
             "start p95", "end ms"]
     rows = []
@@ -228,6 +232,8 @@ def table(summary):
                      fmt(s["wasted_mb_per_switch"], ".2f"),
                      fmt(s["file_evicted"], ".0%") + "/" +
                      fmt(s["anon_evicted"], ".0%"),
+                     fmt(s["file_late"], ".0%") + "/" +
+                     fmt(s["anon_late"], ".0%"),
                      "%s/%s" % tuple(fmt(s["tables"].get(k), ".0f") for k in
                                      ("anon_target_pages",
                                       "anon_candidate_pages")),

@@ -476,13 +476,15 @@ struct anon_end {
 	bool cleared;			/* an accessed bit was cleared */
 };
 
-/* Whether page @vpn was prepaged in the window (calls come in vpn order). */
-static bool anon_end_prepaged(struct anon_end *e, unsigned long vpn)
+/* The plan entry of page @vpn, or NULL (calls come in vpn order). */
+static struct prepage_anon_plan *anon_end_planned(struct anon_end *e,
+						  unsigned long vpn)
 {
 	while (e->plan_pos < e->plan_nr && e->plan[e->plan_pos].vpn < vpn)
 		e->plan_pos++;
-	return e->plan_pos < e->plan_nr && e->plan[e->plan_pos].vpn == vpn &&
-	       e->plan[e->plan_pos].prepaged;
+	if (e->plan_pos < e->plan_nr && e->plan[e->plan_pos].vpn == vpn)
+		return &e->plan[e->plan_pos];
+	return NULL;
 }
 
 static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
@@ -491,9 +493,14 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 {
 	struct anon_end *e = arg;
 	unsigned int timeout = anon_timeout_of(entry);
+	struct prepage_anon_plan *planned = anon_end_planned(e, vpn);
 
 	e->cleared |= young;
-	if (anon_end_prepaged(e, vpn)) {
+	/* Planned, and the app swapped it in first: the prepager was behind. */
+	if (planned && !planned->prepaged &&
+	    prepage_extents_contains(e->missed, vpn))
+		prepage_stat_add(e->pm, PREPAGE_STAT_ANON_LATE, 1);
+	if (planned && planned->prepaged) {
 		if (young)
 			prepage_stat_add(e->pm, PREPAGE_STAT_ANON_HIT, 1);
 		/* Swapped out again: still out, or swapped in by the app. */

@@ -490,7 +490,7 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 				 const struct prepage_extents *added)
 {
 	unsigned int max = READ_ONCE(prepage_max_file_extents);
-	struct prepage_extents used = {};
+	struct prepage_extents used = {}, missed = {};
 	unsigned int i;
 
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_MISS,
@@ -499,6 +499,11 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 		return;
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_HIT,
 			 prepage_common_pages(accessed, &f->prepaged));
+	/* Misses on target pages: the app got there first. */
+	if (!prepage_extents_intersect(&missed, accessed, added))
+		prepage_stat_add(pm, PREPAGE_STAT_FILE_LATE,
+				 prepage_common_pages(&missed, &f->target));
+	prepage_extents_destroy(&missed);
 
 	prepage_extents_intersect(&used, accessed, &f->candidates);
 	for (i = 0; i < used.nr && f->target.nr < max; i++)

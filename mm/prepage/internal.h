@@ -97,6 +97,8 @@ enum prepage_state {
  *				window, put where reclaim takes them first
  * @PREPAGE_STAT_FILE_EVICTED:	prepaged pages reclaimed before the app used
  *				them in the window
+ * @PREPAGE_STAT_FILE_LATE:	of the misses, pages of the target: the app
+ *				reached them before the prepage threads
  * @PREPAGE_STAT_FILE_STALE:	table lines dropped because the file changed
  * @PREPAGE_STAT_BUDGET_STOPS:	windows whose prepaging stopped because it
  *				had brought in max_switch_kbytes
@@ -109,6 +111,9 @@ enum prepage_state {
  *				window before the app used them
  * @PREPAGE_STAT_ANON_DEMOTED:	prepaged pages the app did not use in the
  *				window, put where reclaim takes them first
+ * @PREPAGE_STAT_ANON_LATE:	of the misses, pages of the window's plan
+ *				that were not prepaged: the app reached them
+ *				before the prepage threads
  * @NR_PREPAGE_STAT:		number of counters
  */
 enum prepage_stat_item {
@@ -119,6 +124,7 @@ enum prepage_stat_item {
 	PREPAGE_STAT_FILE_MISS,
 	PREPAGE_STAT_FILE_DEMOTED,
 	PREPAGE_STAT_FILE_EVICTED,
+	PREPAGE_STAT_FILE_LATE,
 	PREPAGE_STAT_FILE_STALE,
 	PREPAGE_STAT_BUDGET_STOPS,
 	PREPAGE_STAT_LOG_DROPPED,
@@ -127,6 +133,7 @@ enum prepage_stat_item {
 	PREPAGE_STAT_ANON_MISS,
 	PREPAGE_STAT_ANON_EVICTED,
 	PREPAGE_STAT_ANON_DEMOTED,
+	PREPAGE_STAT_ANON_LATE,
 	NR_PREPAGE_STAT,
 };
 

@@ -160,6 +160,7 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_FILE_MISS]	= "file_miss",
 	[PREPAGE_STAT_FILE_DEMOTED]	= "file_demoted",
 	[PREPAGE_STAT_FILE_EVICTED]	= "file_evicted",
+	[PREPAGE_STAT_FILE_LATE]	= "file_late",
 	[PREPAGE_STAT_FILE_STALE]	= "file_stale",
 	[PREPAGE_STAT_BUDGET_STOPS]	= "budget_stops",
 	[PREPAGE_STAT_LOG_DROPPED]	= "log_dropped",
@@ -168,6 +169,7 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_ANON_MISS]	= "anon_miss",
 	[PREPAGE_STAT_ANON_EVICTED]	= "anon_evicted",
 	[PREPAGE_STAT_ANON_DEMOTED]	= "anon_demoted",
+	[PREPAGE_STAT_ANON_LATE]	= "anon_late",
 };
 
 /* Precision and recall of one side, in permille, from its counters. */

@@ -243,6 +243,8 @@ TEST_F(anon, hit_miss)
 	EXPECT_EQ(0, stat_of("anon_evicted"));
 	/* 48-63, prepaged and not used, are deactivated. */
 	EXPECT_EQ(16, stat_of("anon_demoted"));
+	/* 100-107 were not planned: missed, not late. */
+	EXPECT_EQ(0, stat_of("anon_late"));
 	if (deactivated >= 0)
 		EXPECT_LE(16, vmstat_of("pgdeactivate") - deactivated);
 	/*
@@ -253,6 +255,25 @@ TEST_F(anon, hit_miss)
 	EXPECT_EQ(24, read_key("/proc/self/prepage", "anon_candidate_pages"));
 	/* Every page holds what was written before the first page-out. */
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+}
+
+/*
+ * With no budget the window is planned and nothing is prepaged: the
+ * target pages the app swaps in itself are late, the others only missed.
+ */
+TEST_F(anon, late)
+{
+	long old = set_knob("max_switch_kbytes", 0);
+
+	ASSERT_LE(0, old);
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
+	ASSERT_EQ(0, prepaged_switch(self->buf, 32, 64));
+	EXPECT_EQ(0, stat_of("anon_prepaged"));
+	EXPECT_EQ(128 + 64, stat_of("anon_miss"));
+	EXPECT_EQ(32, stat_of("anon_late"));
+	set_knob("max_switch_kbytes", old);
 }
 
 /*

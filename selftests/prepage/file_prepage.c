@@ -262,6 +262,8 @@ TEST_F(file, miss)
 	EXPECT_EQ(32, stat_of("file_prepaged"));
 	EXPECT_EQ(24, stat_of("file_hit"));
 	EXPECT_EQ(8, stat_of("file_miss"));
+	/* 40-47 are no target pages: missed, not late. */
+	EXPECT_EQ(0, stat_of("file_late"));
 	EXPECT_EQ(750, stat_of("file_recall_permille"));
 
 	ASSERT_EQ(0, fstat(self->fd, &st));
@@ -991,7 +993,8 @@ TEST_F(file, special_files)
 /*
  * The work of a window is bounded by max_switch_kbytes: with a budget of
  * 16 pages, 16 of the 64 target pages are read (the first one by the
- * metadata pass, then 1-15), and the stop is counted; with 0, none.
+ * metadata pass, then 1-15), and the stop is counted; with 0, none, and
+ * the target pages 16-23 the app then reads itself are late.
  */
 TEST_F(file, budget)
 {
@@ -1013,9 +1016,13 @@ TEST_F(file, budget)
 	ASSERT_LE(0, set_knob("max_switch_kbytes", 0));
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(0, stat_of("file_late"));
+	ASSERT_TRUE(touch_read(self->fd, 16, 8));
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(16, stat_of("file_prepaged"));
 	EXPECT_EQ(2, stat_of("budget_stops"));
+	EXPECT_EQ(8, stat_of("file_miss"));
+	EXPECT_EQ(8, stat_of("file_late"));
 	set_knob("max_switch_kbytes", old);
 }
 
