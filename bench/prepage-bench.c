@@ -830,18 +830,13 @@ static int nr_sets;
  * Real reclaim: lock all the memory but --budget MiB for the apps, so that
  * bringing one app in pushes the others out. Return: the locked area.
  */
-static void *balloon_inflate(size_t *len)
+/* MemAvailable, in MiB. */
+static long mem_available_mb(void)
 {
 	char line[128];
 	long avail = -1;
-	FILE *f;
-	void *p;
+	FILE *f = fopen("/proc/meminfo", "r");
 
-	/* Same start for every mode: no page cache of an earlier one. */
-	sync();
-	if (write_str("/proc/sys/vm/drop_caches", "3"))
-		die("cannot drop caches");
-	f = fopen("/proc/meminfo", "r");
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "MemAvailable: %ld kB", &avail) == 1)
 			break;
@@ -849,15 +844,62 @@ static void *balloon_inflate(size_t *len)
 		fclose(f);
 	if (avail < 0)
 		die("no MemAvailable in /proc/meminfo");
-	if (avail / 1024 <= opt.budget_mb + 32)
-		die("%ld MiB available, cannot leave the apps --budget %ld MiB and keep 32 MiB for the kernel",
-		    avail / 1024, opt.budget_mb);
-	*len = (size_t)(avail / 1024 - opt.budget_mb) << 20;
-	p = mmap(NULL, *len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | MAP_LOCKED, -1, 0);
-	if (p == MAP_FAILED)
-		die("cannot lock %zu MiB: %s", *len >> 20, strerror(errno));
-	return p;
+	return avail / 1024;
+}
+
+#define BALLOON_CHUNKS	8
+
+static struct {
+	void *p[BALLOON_CHUNKS];
+	size_t len[BALLOON_CHUNKS];
+	int n;
+} balloon;
+
+/*
+ * Lock all memory but --budget, so that the apps get the same memory in
+ * every mode. MemAvailable right after an earlier mode's apps exit can be
+ * short of what is free a moment later (by up to ~60 MiB here, after the
+ * ideal mode), which left more memory to the next mode's apps: the
+ * balloon is topped up until MemAvailable is within 4 MiB of the budget.
+ * Return: the MiB locked.
+ */
+static long balloon_inflate(void)
+{
+	long total = 0, extra;
+
+	/* Same start for every mode: no page cache of an earlier one. */
+	sync();
+	if (write_str("/proc/sys/vm/drop_caches", "3"))
+		die("cannot drop caches");
+	write_str("/proc/sys/vm/compact_memory", "1");
+	balloon.n = 0;
+	while (balloon.n < BALLOON_CHUNKS &&
+	       (extra = mem_available_mb() - opt.budget_mb) > 4) {
+		size_t len = (size_t)extra << 20;
+		void *p;
+
+		if (!balloon.n && extra <= 32)
+			die("%ld MiB available, cannot leave the apps --budget %ld MiB and keep 32 MiB for the kernel",
+			    extra + opt.budget_mb, opt.budget_mb);
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE |
+			 MAP_LOCKED, -1, 0);
+		if (p == MAP_FAILED)
+			die("cannot lock %zu MiB: %s", len >> 20, strerror(errno));
+		balloon.p[balloon.n] = p;
+		balloon.len[balloon.n++] = len;
+		total += extra;
+		/* Let what was freed lazily show up before looking again. */
+		usleep(200000);
+	}
+	return total;
+}
+
+static void balloon_deflate(void)
+{
+	while (balloon.n--)
+		munmap(balloon.p[balloon.n], balloon.len[balloon.n]);
+	balloon.n = 0;
 }
 
 /* ---- anatomy: taskstats of the app over a switch ---------------------- */
@@ -1086,13 +1128,14 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 	bool reclaim = !opt.pageout && !ideal;
 	uint64_t cpu0, kswapd0, replay0, t0, val[16];
 	int i, r, c, prev = -1, order[MAX_APPS];
-	size_t balloon_len = 0;
-	void *balloon = NULL;
+	long balloon_mb = 0, avail_mb = 0;
 	struct footprint fp;
 	long bad = 0;
 
-	if (reclaim)
-		balloon = balloon_inflate(&balloon_len);
+	if (reclaim) {
+		balloon_mb = balloon_inflate();
+		avail_mb = mem_available_mb();
+	}
 	replay_advice = !strcmp(mode, "userspace") ? MADV_WILLNEED :
 			!strcmp(mode, "populate") ? MADV_POPULATE_READ : 0;
 	if (anatomy)
@@ -1216,8 +1259,8 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 			       (unsigned long long)val[k]);
 		printf("\n");
 	}
-	printf("MODE mode=%s trial=%d%s balloon_mb=%zu prepager_cpu_ms=%.1f replay_cpu_ms=%.1f kswapd_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
-	       mode, trial, anatomy ? " anatomy=1" : "", balloon_len >> 20,
+	printf("MODE mode=%s trial=%d%s balloon_mb=%ld avail_mb=%ld prepager_cpu_ms=%.1f replay_cpu_ms=%.1f kswapd_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
+	       mode, trial, anatomy ? " anatomy=1" : "", balloon_mb, avail_mb,
 	       (comm_cpu_ns("kprepaged") - cpu0) / 1e6,
 	       (replay_cpu - replay0) / 1e6,
 	       (comm_cpu_ns("kswapd") - kswapd0) / 1e6,
@@ -1236,8 +1279,7 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 	knob("enabled", "0");
 	for (i = 0; anatomy && i <= NR_FILES; i++)
 		free(fp.map[i]);
-	if (balloon)
-		munmap(balloon, balloon_len);
+	balloon_deflate();
 	return bad ? -1 : 0;
 }
 

@@ -168,6 +168,10 @@ def summarize(recs):
             # pages): the app got there first.
             "file_late": ratio(st.get("file_late", 0), fm),
             "anon_late": ratio(st.get("anon_late", 0), am),
+            # The memory lock of the driver, and what it left (MiB):
+            # the same for every mode, or the modes are not comparable.
+            "balloon_mb": [r["balloon_mb"] for r in md if "balloon_mb" in r],
+            "avail_mb": [r["avail_mb"] for r in md if "avail_mb" in r],
             "prepager_cpu_ms_per_switch":
                 sum(r["prepager_cpu_ms"] for r in md) / n,
             # The userspace modes' replay thread (runs without the
@@ -444,6 +448,12 @@ def main():
         if seq:
             print("\nPer app sequence:")
             print(seq)
+        mem = [(m, s["avail_mb"]) for m, s in summary["modes"].items()
+               if s.get("avail_mb") and any(s["avail_mb"])]
+        if mem:
+            print("\nMemAvailable left to the apps by the balloon, MiB "
+                  "(min-max over trials): " +
+                  ", ".join(f"{m} {min(v)}-{max(v)}" for m, v in mem))
         an = anatomy_table(summary)
         if an:
             print("\nAnatomy of a switch (ms, mean; anatomy trials, task "
