@@ -858,20 +858,27 @@ static struct {
 /*
  * Lock all memory but --budget, so that the apps get the same memory in
  * every mode. MemAvailable right after an earlier mode's apps exit can be
- * short of what is free a moment later (by up to ~60 MiB here, after the
- * ideal mode), which left more memory to the next mode's apps: the
- * balloon is topped up until MemAvailable is within 4 MiB of the budget.
- * Return: the MiB locked.
+ * short of what is free a few seconds later (by ~40 MiB here, after the
+ * ideal mode), which left that much more memory to the next mode's apps:
+ * wait until it settles, then top the balloon up until MemAvailable is
+ * within 4 MiB of the budget. Return: the MiB locked.
  */
 static long balloon_inflate(void)
 {
-	long total = 0, extra;
+	long total = 0, extra, last = -1, now;
+	int i, stable = 0;
 
 	/* Same start for every mode: no page cache of an earlier one. */
 	sync();
 	if (write_str("/proc/sys/vm/drop_caches", "3"))
 		die("cannot drop caches");
 	write_str("/proc/sys/vm/compact_memory", "1");
+	for (i = 0; i < 60 && stable < 3; i++) {
+		usleep(250000);
+		now = mem_available_mb();
+		stable = now - last < 2 && last - now < 2 ? stable + 1 : 0;
+		last = now;
+	}
 	balloon.n = 0;
 	while (balloon.n < BALLOON_CHUNKS &&
 	       (extra = mem_available_mb() - opt.budget_mb) > 4) {
