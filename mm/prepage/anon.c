@@ -20,6 +20,7 @@
 #include <linux/kthread.h>
 #include <linux/bitmap.h>
 #include <linux/mm.h>
+#include <linux/mm_inline.h>
 #include <linux/mmu_notifier.h>
 #include <linux/page_idle.h>
 #include <linux/pagewalk.h>
@@ -197,18 +198,26 @@ static void anon_walk_transfer(struct prepage_anon_walk *w,
 }
 
 /*
- * Demote the folio of page @i, mapped by @ptent, if the page is one of
- * @w->only and its accessed bit is still clear: as MADV_COLD does, so
- * that reclaim takes it before the app's own pages. A large folio is
- * left where it is: its other pages may be in use. Called with the page
- * table lock held.
+ * Deactivate the folio of page @i, mapped by @ptent, if the page is one
+ * of @w->only and its accessed bit is still clear, as MADV_COLD does: it
+ * loses the protection its fault gave it (the active list; with MGLRU,
+ * the youngest generation for the next one). PG_young is set only for
+ * the app's own accesses (the engine's faults never set it). Left where
+ * they are: a large folio, whose other pages may be in use, and a folio
+ * other processes may map (KSM, or shared since a fork). Called with the
+ * page table lock held.
  */
 static void anon_walk_demote(struct prepage_anon_walk *w, unsigned long i,
 			     struct folio *folio, pte_t ptent)
 {
 	if (!test_bit(i, w->only) || pte_young(ptent) || !folio ||
 	    !folio_test_anon(folio) || folio_test_large(folio) ||
+	    folio_test_ksm(folio) || folio_likely_mapped_shared(folio) ||
 	    folio_test_young(folio))
+		return;
+	/* What folio_deactivate() moves: count only those. */
+	if (!folio_test_lru(folio) || folio_test_unevictable(folio) ||
+	    !(folio_test_active(folio) || lru_gen_enabled()))
 		return;
 	folio_deactivate(folio);
 	w->demoted++;
@@ -426,9 +435,9 @@ static bool anon_clear_added(struct mm_struct *mm, struct prepage_anon_walk *w,
 }
 
 /*
- * Demote the prepaged pages in @unused whose accessed bits are still
- * clear, as the file side does: speculation the app did not use is what
- * reclaim takes first. Return: the number of pages demoted.
+ * Deactivate the prepaged pages in @unused whose accessed bits are still
+ * clear, as MADV_COLD does: speculation the app did not use keeps no
+ * protection from its fault. Return: the number of pages deactivated.
  */
 static unsigned long anon_demote_unused(struct mm_struct *mm,
 					struct prepage_anon_walk *w,
@@ -440,6 +449,7 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
 	w->demoted = 0;
 	anon_walk_extents(mm, w, unused);
 	w->demote = false;
+	w->only = NULL;
 	/* Where they go now, not when this CPU's batch fills. */
 	if (w->demoted)
 		lru_add_drain();
@@ -532,8 +542,8 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
  * and hits (prepaged pages whose accessed bit is set), adds the pages the
  * app swapped in as candidates, promotes accessed candidates, demotes
  * the targets that were not accessed and ages them and the candidates,
- * and puts the prepaged pages the app did not use where reclaim takes
- * them first (deactivates them, as MADV_COLD does). The accessed bits
+ * and deactivates the prepaged pages the app did not use, as MADV_COLD
+ * does. The accessed bits
  * of all table pages are cleared on the way, for the end of the next
  * window: a page accessed after this one ends counts as used in the
  * next.

@@ -499,8 +499,12 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 		return;
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_HIT,
 			 prepage_common_pages(accessed, &f->prepaged));
-	/* Misses on target pages: the app got there first. */
-	if (!prepage_extents_intersect(&missed, accessed, added))
+	/*
+	 * Misses on target pages the engine had not prepaged: the app got
+	 * there first (prepaged and reclaimed is file_evicted).
+	 */
+	if (!prepage_extents_intersect(&missed, accessed, added) &&
+	    !prepage_extents_subtract(&missed, &f->prepaged))
 		prepage_stat_add(pm, PREPAGE_STAT_FILE_LATE,
 				 prepage_common_pages(&missed, &f->target));
 	prepage_extents_destroy(&missed);

@@ -97,8 +97,9 @@ enum prepage_state {
  *				window, put where reclaim takes them first
  * @PREPAGE_STAT_FILE_EVICTED:	prepaged pages reclaimed before the app used
  *				them in the window
- * @PREPAGE_STAT_FILE_LATE:	of the misses, pages of the target: the app
- *				reached them before the prepage threads
+ * @PREPAGE_STAT_FILE_LATE:	of the misses, target pages the engine had
+ *				not prepaged: the app reached them first (or
+ *				the budget ran out)
  * @PREPAGE_STAT_FILE_STALE:	table lines dropped because the file changed
  * @PREPAGE_STAT_BUDGET_STOPS:	windows whose prepaging stopped because it
  *				had brought in max_switch_kbytes
@@ -110,10 +111,11 @@ enum prepage_state {
  * @PREPAGE_STAT_ANON_EVICTED:	prepaged pages swapped out again in the
  *				window before the app used them
  * @PREPAGE_STAT_ANON_DEMOTED:	prepaged pages the app did not use in the
- *				window, put where reclaim takes them first
+ *				window, deactivated as MADV_COLD does
  * @PREPAGE_STAT_ANON_LATE:	of the misses, pages of the window's plan
  *				that were not prepaged: the app reached them
- *				before the prepage threads
+ *				first (or the budget ran out, or the page was
+ *				skipped)
  * @NR_PREPAGE_STAT:		number of counters
  */
 enum prepage_stat_item {
@@ -255,13 +257,13 @@ struct prepage_anon_plan {
  * span of pages, found by a page walk
  * @base:		virtual page number of bit 0
  * @clear_young:	test and clear the accessed bits of present pages
- * @only:		if not NULL, clear only those of the pages set here
+ * @only:		if not NULL, clear (or deactivate) only those of the
+ *			pages set here
  * @own:		the bits to clear were set by the prepager's own
  *			faults: flush each page's TLB entry, and do not
  *			hand the bit to the folio
- * @demote:		instead of clearing accessed bits, put the folios of
- *			the pages in @only whose bit is clear where reclaim
- *			takes them first
+ * @demote:		instead of clearing accessed bits, deactivate the
+ *			folios of the pages in @only whose bit is clear
  * @demoted:		pages demoted
  * @present:		pages present
  * @young:		present pages whose accessed bit was cleared
