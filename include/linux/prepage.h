@@ -43,6 +43,7 @@ void __prepage_anon_swapin(struct mm_struct *mm, unsigned long address,
 			   unsigned long nr);
 void __prepage_file_added(struct address_space *mapping,
 			  struct folio *folio);
+bool __prepage_speculative(void);
 
 int prepage_proc_open(struct file *file, struct task_struct *task,
 		      struct mm_struct *mm, enum prepage_proc_file which);
@@ -100,6 +101,22 @@ static inline void prepage_file_added(struct address_space *mapping,
 }
 
 /**
+ * prepage_speculative() - whether the current task prepages for an app
+ *
+ * A page a prepage thread brings back in is not a refault: nobody waits
+ * for it, and the app may not use it. The callers of workingset_refault()
+ * skip it in prepage threads, so that speculative reads count neither as
+ * refaults (the workingset_refault_* counters of the app's memory cgroup)
+ * nor as memory stalls (PSI, delay accounting), which read as thrashing.
+ *
+ * Return: true in a prepage thread.
+ */
+static inline bool prepage_speculative(void)
+{
+	return static_branch_unlikely(&prepage_key) && __prepage_speculative();
+}
+
+/**
  * prepage_anon_swapin() - note that a fault swapped anonymous pages in
  * @mm:		the address space of the faulting VMA
  * @address:	address of the first page mapped
@@ -122,6 +139,7 @@ static inline void prepage_file_access(struct address_space *mapping,
 				       pgoff_t index, unsigned long nr) {}
 static inline void prepage_file_added(struct address_space *mapping,
 				      struct folio *folio, gfp_t gfp) {}
+static inline bool prepage_speculative(void) { return false; }
 static inline void prepage_anon_swapin(struct mm_struct *mm,
 				       unsigned long address, unsigned long nr) {}
 

@@ -459,18 +459,36 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
 /* ---- the switch window ------------------------------------------------- */
 
 /**
- * prepage_anon_window_start() - a window opens: forget the last one's plan
- * @pm:	the prepage state; its lock is held and its prepagers stopped
+ * prepage_anon_window_discard() - drop the plan of a window not ended
+ * @pm:	the prepage state; its lock is held, its prepagers stopped, and
+ *	the caller holds a user of its address space
  *
- * Nothing here walks the table or the page tables: the first prepager
- * of the window plans it, and the accessed bits the end of the window
- * tests were cleared at the end of the last one (a table loaded since
- * keeps the bits its pages had; a restarted window's accesses count in
- * the next), so that the caller's path stays short whatever the size of
- * the table.
+ * When a window is restarted, reset or its table replaced, the pages
+ * prepaged for it that the app has not accessed are deactivated, as at
+ * the end of a window; nothing is counted or learned. After a window
+ * ended there is no plan, and nothing here walks the table or the page
+ * tables: the first prepager of a window plans it, and the accessed bits
+ * the end of the window tests were cleared at the end of the last one (a
+ * table loaded since keeps the bits its pages had; a restarted window's
+ * accesses count in the next), so that the caller's path stays short
+ * whatever the size of the table.
  */
-void prepage_anon_window_start(struct prepage_mm *pm)
+void prepage_anon_window_discard(struct prepage_mm *pm)
 {
+	struct prepage_extents unused = {};
+	struct prepage_anon_walk w;
+	unsigned int i;
+
+	for (i = 0; i < pm->anon_plan_nr; i++)
+		if (pm->anon_plan[i].prepaged &&
+		    prepage_extents_add(&unused, pm->anon_plan[i].vpn, 1))
+			break;	/* -ENOMEM: the rest stay where they are */
+	if (unused.nr && !anon_walk_alloc(&w)) {
+		prepage_stat_add(pm, PREPAGE_STAT_ANON_DEMOTED,
+				 anon_demote_unused(pm->slot.mm, &w, &unused));
+		anon_walk_free(&w);
+	}
+	prepage_extents_destroy(&unused);
 	kvfree(pm->anon_plan);
 	pm->anon_plan = NULL;
 	pm->anon_plan_nr = 0;

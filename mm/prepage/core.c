@@ -783,7 +783,8 @@ int prepage_switch_start(struct prepage_mm *pm)
 		__prepage_window_close(pm);
 		prepage_stat_add(pm, PREPAGE_STAT_RESTARTS, 1);
 	}
-	prepage_file_window_start(pm);
+	prepage_file_window_discard(pm);
+	prepage_anon_window_discard(pm);
 	pm->state = PREPAGE_SWITCHING;
 	pm->window_start = ktime_get_ns();
 	atomic_inc(&prepage_nr_switching);
@@ -796,10 +797,8 @@ int prepage_switch_start(struct prepage_mm *pm)
 	atomic_set(&pm->budget_spent, 0);
 	if (READ_ONCE(prepage_file_enabled))
 		prepage_file_prepage_start(pm);
-	if (READ_ONCE(prepage_anon_enabled)) {
-		prepage_anon_window_start(pm);
+	if (READ_ONCE(prepage_anon_enabled))
 		prepage_anon_prepage_start(pm);
-	}
 out:
 	mutex_unlock(&pm->lock);
 	return ret;
@@ -837,8 +836,9 @@ int prepage_switch_end(struct prepage_mm *pm)
  * prepage_reset() - forget what was loaded and learned for @pm
  * @pm:	the prepage state
  *
- * Closes an open window without counting or learning from it, and drops
- * the tables. The counters are kept.
+ * Closes an open window without counting or learning from it (the pages
+ * prepaged for it that the app did not use are demoted), and drops the
+ * tables. The counters are kept.
  *
  * Return: 0, or -EINTR if interrupted by a fatal signal.
  */
@@ -851,13 +851,12 @@ int prepage_reset(struct prepage_mm *pm)
 		return -EINTR;
 	if (pm->state == PREPAGE_SWITCHING)
 		__prepage_window_close(pm);
+	prepage_file_window_discard(pm);
+	prepage_anon_window_discard(pm);
 	prepage_file_table_init(&old);
 	prepage_file_table_move(&old, &pm->file_table);
 	anon = pm->anon_table;
 	pm->anon_table = NULL;
-	kvfree(pm->anon_plan);
-	pm->anon_plan = NULL;
-	pm->anon_plan_nr = 0;
 	mutex_unlock(&pm->lock);
 	prepage_file_table_free(&old);
 	prepage_anon_table_free(anon);
@@ -874,7 +873,8 @@ int prepage_reset(struct prepage_mm *pm)
  *		on success it is taken over and *@anon is the old one,
  *		which the caller frees
  *
- * The prepagers of the old tables stop; an open window stays open.
+ * The prepagers of the old tables stop, and what they prepaged that the
+ * app did not use is demoted; an open window stays open.
  *
  * Return: 0; -ESRCH if the address space is gone; -EINTR if interrupted
  * by a fatal signal.
@@ -894,6 +894,7 @@ int prepage_load_tables(struct prepage_mm *pm,
 	prepage_file_table_init(&old);
 	if (table) {
 		prepage_file_prepage_stop(pm);
+		prepage_file_window_discard(pm);
 		prepage_file_table_move(&old, &pm->file_table);
 		prepage_file_attach(pm, table);
 		prepage_file_table_move(&pm->file_table, table);
@@ -901,6 +902,7 @@ int prepage_load_tables(struct prepage_mm *pm,
 	}
 	if (*anon) {
 		prepage_anon_prepage_stop(pm);
+		prepage_anon_window_discard(pm);
 		swap(pm->anon_table, *anon);
 	}
 	mutex_unlock(&pm->lock);

@@ -31,6 +31,7 @@
 #include <linux/namei.h>
 #include <linux/pagemap.h>
 #include <linux/pagevec.h>
+#include <linux/prepage.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
@@ -374,13 +375,15 @@ int prepage_file_table_parse(char *buf, const struct cred *cred,
 static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f);
 
 /**
- * prepage_file_window_start() - a window opens
- * @pm:	the prepage state; its lock is held
+ * prepage_file_window_discard() - forget what a window not ended prepaged
+ * @pm:	the prepage state; its lock is held and its prepagers stopped
  *
- * A window that was open is discarded (a restart): what was prepaged for
- * it and not used since is demoted as at its end.
+ * When a window is restarted, reset or its tables replaced, what was
+ * prepaged for it and not used since (not mapped, not read through a
+ * file descriptor) is demoted as at its end; nothing is counted or
+ * learned. After a window ended there is nothing to forget.
  */
-void prepage_file_window_start(struct prepage_mm *pm)
+void prepage_file_window_discard(struct prepage_mm *pm)
 {
 	struct prepage_file *f;
 
@@ -624,6 +627,48 @@ static struct kthread_worker *prepage_idle_workers[PREPAGE_MAX_IDLE_WORKERS];
 static unsigned int prepage_nr_idle_workers;
 static atomic_t prepage_next_idle_worker = ATOMIC_INIT(0);
 
+/*
+ * Every prepage thread, file and anonymous, for __prepage_speculative().
+ * Added under the lock that serializes enabling prepage, never removed:
+ * the threads live as long as the kernel.
+ */
+#define PREPAGE_MAX_THREADS	32
+static struct task_struct *prepage_threads[PREPAGE_MAX_THREADS];
+static unsigned int prepage_nr_threads;
+
+static void prepage_thread_add(struct task_struct *task)
+{
+	unsigned int nr = prepage_nr_threads;
+
+	if (WARN_ON_ONCE(nr >= PREPAGE_MAX_THREADS))
+		return;
+	prepage_threads[nr] = task;
+	/* The entry before the count: readers take no lock. */
+	smp_store_release(&prepage_nr_threads, nr + 1);
+}
+
+/**
+ * __prepage_speculative() - whether the current task is a prepage thread
+ *
+ * See prepage_speculative(). Called where a page comes back in from a
+ * shadow entry, while prepage is enabled.
+ *
+ * Return: true in a prepage thread.
+ */
+bool __prepage_speculative(void)
+{
+	unsigned int i, nr;
+
+	if (!(current->flags & PF_KTHREAD))
+		return false;
+	/* Pairs with the release in prepage_thread_add(). */
+	nr = smp_load_acquire(&prepage_nr_threads);
+	for (i = 0; i < nr; i++)
+		if (prepage_threads[i] == current)
+			return true;
+	return false;
+}
+
 /**
  * prepage_idle_workers_create() - start SCHED_IDLE kthread workers
  * @workers:	where to put them
@@ -631,7 +676,8 @@ static atomic_t prepage_next_idle_worker = ATOMIC_INIT(0);
  * @name:	name prefix: the workers are "@name/0", "@name/1", ...
  *
  * Starts one worker per online CPU, up to @max: prepaging uses the CPUs
- * that would otherwise be idle, and never competes with the app.
+ * that would otherwise be idle, and never competes with the app. What
+ * the workers read back in is not a refault (see prepage_speculative()).
  *
  * Return: the number of workers started, at least one, or the error of
  * starting the first.
@@ -652,6 +698,7 @@ int prepage_idle_workers_create(struct kthread_worker **workers,
 			break;
 		}
 		sched_setattr_nocheck(w->task, &idle);
+		prepage_thread_add(w->task);
 		workers[i] = w;
 	}
 	return i;
@@ -682,6 +729,8 @@ int prepage_file_prepagers_init(void)
 		pr_warn("no thread for big files: %ld\n",
 			PTR_ERR(prepage_big_worker));
 		prepage_big_worker = prepage_idle_workers[0];
+	} else {
+		prepage_thread_add(prepage_big_worker->task);
 	}
 	return 0;
 }

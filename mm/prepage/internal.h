@@ -437,7 +437,7 @@ void prepage_file_table_move(struct prepage_file_table *dst,
 int prepage_file_table_parse(char *buf, const struct cred *cred,
 			     struct prepage_file_table *table);
 void prepage_file_table_free(struct prepage_file_table *table);
-void prepage_file_window_start(struct prepage_mm *pm);
+void prepage_file_window_discard(struct prepage_mm *pm);
 void prepage_file_window_end(struct prepage_mm *pm,
 			     struct prepage_log_entry *log, unsigned int nr);
 void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm);
@@ -460,7 +460,7 @@ void prepage_anon_table_free(struct prepage_anon_table *t);
 int prepage_anon_table_parse(char *buf, struct prepage_anon_table **tp);
 void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm);
 void prepage_anon_init(struct prepage_mm *pm);
-void prepage_anon_window_start(struct prepage_mm *pm);
+void prepage_anon_window_discard(struct prepage_mm *pm);
 void prepage_anon_window_end(struct prepage_mm *pm,
 			     struct prepage_log_entry *log, unsigned int nr);
 int prepage_anon_prepagers_init(void);

@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -148,21 +149,6 @@ FIXTURE_TEARDOWN(anon)
 		munmap(self->buf, NR_PAGES * psz);
 }
 
-/* The value of counter @key in /proc/vmstat, or -1. */
-static long vmstat_of(const char *key)
-{
-	static char buf[65536];
-	size_t klen = strlen(key);
-	char *p;
-
-	if (read_file("/proc/vmstat", buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, klen) && p[klen] == ' ')
-			return strtol(p + klen + 1, NULL, 10);
-	return -1;
-}
-
 /* One switch in which the app reads [first, first + nr) itself. */
 static int plain_switch(char *buf, int first, int nr)
 {
@@ -293,6 +279,86 @@ TEST_F(anon, evicted)
 	EXPECT_EQ(8, stat_of("anon_evicted"));
 	/* 48-55: prepaged, still mapped, not used. */
 	EXPECT_EQ(8, stat_of("anon_demoted"));
+	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+}
+
+/*
+ * A page the prepager swaps back in is not a refault: the app's memory
+ * cgroup counts none for the 64 pages prepaged (nor, then, the memory
+ * stall of reading refaulting pages), and 64 when the app swaps them in
+ * itself. The pages are charged to the cgroup and paged out from it, so
+ * that their shadow entries are its own; the second part shows that the
+ * cgroup counts refaults at all.
+ */
+TEST_F(anon, not_a_refault)
+{
+	char cg[PATH_MAX];
+	const char *why;
+	long before;
+
+	why = memcg_enter(cg, sizeof(cg));
+	if (why)
+		SKIP(return, "%s", why);
+	/* The fixture's pages are the root cgroup's: new ones. */
+	munmap(self->buf, NR_PAGES * psz);
+	self->buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->buf);
+	madvise(self->buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
+	fill(self->buf, NR_PAGES);
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
+	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
+	before = memcg_stat(cg, "workingset_refault_anon");
+	ASSERT_LE(0, before);
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(64, stat_of("anon_prepaged"));
+	EXPECT_EQ(before, memcg_stat(cg, "workingset_refault_anon"));
+
+	ASSERT_TRUE(pageout(self->buf, 0, 64));
+	before = memcg_stat(cg, "workingset_refault_anon");
+	ASSERT_TRUE(touch(self->buf, 0, 64));
+	EXPECT_EQ(before + 64, memcg_stat(cg, "workingset_refault_anon"));
+	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+	munmap(self->buf, NR_PAGES * psz);
+	self->buf = MAP_FAILED;
+	memcg_leave(cg);
+}
+
+/*
+ * A window restarted or reset: the pages prepaged for it that the app
+ * did not use are deactivated, as at an end, and nothing is counted.
+ * The restarted window finds the target mapped and prepages nothing.
+ */
+TEST_F(anon, discard_demotes)
+{
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_TRUE(touch(self->buf, 0, 48));
+	ASSERT_EQ(0, ctl("start"));
+	EXPECT_EQ(16, stat_of("anon_demoted"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, ctl("reset"));
+	EXPECT_EQ(16, stat_of("anon_demoted"));
+	EXPECT_EQ(64, stat_of("anon_prepaged"));
+	EXPECT_EQ(0, stat_of("anon_hit"));
+
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_TRUE(touch(self->buf, 0, 32));
+	ASSERT_EQ(0, ctl("reset"));
+	EXPECT_EQ(16 + 32, stat_of("anon_demoted"));
+	EXPECT_EQ(128, stat_of("anon_prepaged"));
+	EXPECT_EQ(0, stat_of("anon_hit"));
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
 }
 

@@ -1145,43 +1145,6 @@ TEST(foreign_file)
 	unlink(path);
 }
 
-/* Read "KEY VALUE" @key of the memory.stat of cgroup @cg, or -1. */
-static long memcg_stat(const char *cg, const char *key)
-{
-	char path[PATH_MAX + 16];
-
-	snprintf(path, sizeof(path), "%s/memory.stat", cg);
-	return read_key(path, key);
-}
-
-/*
- * Move this process into a new memory cgroup, named in @cg. Return: NULL,
- * or why not (the caller skips).
- */
-static const char *memcg_enter(char *cg, size_t size)
-{
-	const char *root = "/sys/fs/cgroup";
-	char procs[PATH_MAX + 16], pid[32];
-
-	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK)) {
-		mkdir(root, 0755);
-		if (mount("none", root, "cgroup2", 0, NULL))
-			return "no cgroup2 file system";
-	}
-	if (write_str("/sys/fs/cgroup/cgroup.subtree_control", "+memory"))
-		return "no memory controller";
-	snprintf(cg, size, "%s/prepage-test.%d", root, getpid());
-	if (mkdir(cg, 0755))
-		return "cannot create a memory cgroup";
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
-	snprintf(pid, sizeof(pid), "%d", getpid());
-	if (write_str(procs, pid)) {
-		rmdir(cg);
-		return "cannot enter a memory cgroup";
-	}
-	return NULL;
-}
-
 /* Run only on the CPU this runs on now. */
 static int pin_to_this_cpu(void)
 {
@@ -1193,16 +1156,6 @@ static int pin_to_this_cpu(void)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
-}
-
-/* Back to the root cgroup; the one of memcg_enter() goes. */
-static void memcg_leave(const char *cg)
-{
-	char pid[32];
-
-	snprintf(pid, sizeof(pid), "%d", getpid());
-	write_str("/sys/fs/cgroup/cgroup.procs", pid);
-	rmdir(cg);
 }
 
 /*
@@ -1359,6 +1312,45 @@ TEST_F(reclaim, protect_window)
 	EXPECT_EQ(0, stat_of("file_evicted"));
 }
 
+/* Reclaim the pages of @fd (the cgroup's only reclaimable ones). */
+static bool reclaim_file(const char *cg, int fd)
+{
+	int tries;
+
+	for (tries = 0; tries < 10; tries++) {
+		memcg_reclaim(cg, NR_PAGES);
+		if (!resident(fd, 0, NR_PAGES))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A page prepage reads back in after reclaim took it is not a refault:
+ * the app's memory cgroup counts none for the 64 pages prepaged (nor,
+ * then, the memory stall of reading refaulting pages), and 64 when the
+ * app reads them back itself.
+ */
+TEST_F(reclaim, not_a_refault)
+{
+	long before;
+
+	ASSERT_TRUE(touch_read(self->fd, 0, NR_PAGES));
+	ASSERT_TRUE(reclaim_file(self->cg, self->fd));
+	before = memcg_stat(self->cg, "workingset_refault_file");
+	ASSERT_LE(0, before);
+	ASSERT_EQ(0, prepage_whole(self->path, self->fd));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(NR_PAGES, stat_of("file_prepaged"));
+	EXPECT_EQ(before, memcg_stat(self->cg, "workingset_refault_file"));
+
+	ASSERT_TRUE(reclaim_file(self->cg, self->fd));
+	before = memcg_stat(self->cg, "workingset_refault_file");
+	ASSERT_TRUE(touch_read(self->fd, 0, NR_PAGES));
+	EXPECT_EQ(before + NR_PAGES,
+		  memcg_stat(self->cg, "workingset_refault_file"));
+}
+
 /*
  * Prepaged pages reclaimed before the app used them are counted, also
  * when the app then read them again itself (a hit that cost a miss).
@@ -1404,7 +1396,10 @@ TEST_F(file, start_twice)
 	EXPECT_EQ(-EINVAL, ctl("end"));
 }
 
-/* reset in a window closes it without accounting and drops the tables. */
+/*
+ * reset in a window closes it without accounting and drops the tables;
+ * what was prepaged for it and not used is demoted.
+ */
 TEST_F(file, reset_mid_switch)
 {
 	char buf[256];
@@ -1412,6 +1407,8 @@ TEST_F(file, reset_mid_switch)
 	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
 				     "%s 0:%ld\n", self->path, 32 * psz)));
 	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_TRUE(touch_read(self->fd, 0, 8));
 	ASSERT_TRUE(touch_read(self->fd, 40, 8));
 	ASSERT_EQ(0, ctl("reset"));
 	EXPECT_EQ(0, read_key("/proc/self/prepage", "files"));
@@ -1419,27 +1416,37 @@ TEST_F(file, reset_mid_switch)
 	EXPECT_EQ(-EINVAL, ctl("end"));
 	EXPECT_EQ(0, stat_of("file_miss"));
 	EXPECT_EQ(0, stat_of("file_hit"));
+	/* 8-31 were prepaged and not used: demoted, as at an end. */
+	EXPECT_EQ(32, stat_of("file_prepaged"));
+	EXPECT_EQ(24, stat_of("file_demoted"));
 	/* The next window works as usual. */
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(2, stat_of("switches"));
 }
 
-/* A table replaced mid-switch: the old prepagers stop, the window goes on. */
+/*
+ * A table replaced mid-switch: the old prepagers stop, what they
+ * prepaged is demoted, the window goes on.
+ */
 TEST_F(file, replace_mid_switch)
 {
 	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
 				     "%s 0:%ld\n", self->path, 32 * psz)));
 	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
 	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
 				     "%s %ld:%ld\n", self->path, 48 * psz,
 				     8 * psz)));
+	/* What the old table prepaged was not used: demoted. */
+	EXPECT_EQ(32, stat_of("file_demoted"));
 	ASSERT_EQ(0, wait_prepaged());
 	ASSERT_TRUE(touch_read(self->fd, 48, 8));
 	ASSERT_EQ(0, ctl("end"));
 	/* The new table was not prepaged in this window: 48-55 were misses. */
 	EXPECT_EQ(8, stat_of("file_miss"));
 	EXPECT_EQ(0, stat_of("file_hit"));
+	EXPECT_EQ(32, stat_of("file_demoted"));
 	EXPECT_EQ(8, read_key("/proc/self/prepage", "file_target_pages"));
 }
 

@@ -8,9 +8,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SYSFS		"/sys/kernel/mm/prepage/"
@@ -51,18 +54,31 @@ static inline int read_file(const char *path, char *buf, size_t size)
 	return len;
 }
 
-/* The value of "KEY VALUE" line @key in @path, or -1. */
+/* The value of "KEY VALUE" line @key in @path (up to 64 KiB), or -1. */
 static inline long read_key(const char *path, const char *key)
 {
-	char buf[4096], *p;
+	const size_t size = 65536;
 	size_t klen = strlen(key);
+	char *buf = malloc(size), *p;
+	long val = -1;
 
-	if (read_file(path, buf, sizeof(buf)) < 0)
+	if (!buf || read_file(path, buf, size) < 0) {
+		free(buf);
 		return -1;
+	}
 	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, klen) && p[klen] == ' ')
-			return strtol(p + klen + 1, NULL, 10);
-	return -1;
+		if (!strncmp(p, key, klen) && p[klen] == ' ') {
+			val = strtol(p + klen + 1, NULL, 10);
+			break;
+		}
+	free(buf);
+	return val;
+}
+
+/* Counter @key of /proc/vmstat, or -1. */
+static inline long vmstat_of(const char *key)
+{
+	return read_key("/proc/vmstat", key);
 }
 
 static inline long stat_of(const char *key)
@@ -122,6 +138,59 @@ static inline const char *prepage_unavailable(void)
 	if (write_str(SYSFS "enabled", "1"))
 		return "cannot enable prepage (not root?)";
 	return NULL;
+}
+
+/*
+ * Move this process into a new memory cgroup, whose directory is written
+ * to @cg. Return: NULL, or why not (the caller skips).
+ */
+static inline const char *memcg_enter(char *cg, size_t size)
+{
+	const char *root = "/sys/fs/cgroup";
+	char procs[PATH_MAX + 16], pid[32];
+
+	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK)) {
+		mkdir(root, 0755);
+		if (mount("none", root, "cgroup2", 0, NULL))
+			return "no cgroup2 file system";
+	}
+	if (write_str("/sys/fs/cgroup/cgroup.subtree_control", "+memory"))
+		return "no memory controller";
+	snprintf(cg, size, "%s/prepage-test.%d", root, getpid());
+	if (mkdir(cg, 0755))
+		return "cannot create a memory cgroup";
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (write_str(procs, pid)) {
+		rmdir(cg);
+		return "cannot enter a memory cgroup";
+	}
+	return NULL;
+}
+
+/* Back to the root cgroup; the one of memcg_enter() goes. */
+static inline void memcg_leave(const char *cg)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	write_str("/sys/fs/cgroup/cgroup.procs", pid);
+	rmdir(cg);
+}
+
+/*
+ * "KEY VALUE" @key of the memory.stat of cgroup @cg, or -1. Exact: the
+ * per-CPU counts are flushed first (reading cpu.stat flushes them all,
+ * where memory.stat alone waits for enough of them to have changed).
+ */
+static inline long memcg_stat(const char *cg, const char *key)
+{
+	char path[PATH_MAX + 16], buf[1024];
+
+	snprintf(path, sizeof(path), "%s/cpu.stat", cg);
+	read_file(path, buf, sizeof(buf));
+	snprintf(path, sizeof(path), "%s/memory.stat", cg);
+	return read_key(path, key);
 }
 
 #endif /* PREPAGE_UTIL_H */
