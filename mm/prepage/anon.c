@@ -641,7 +641,7 @@ static unsigned int prepage_nr_anon_workers;
 /**
  * prepage_anon_prepagers_init() - start the anonymous prepager threads
  *
- * One SCHED_IDLE thread per online CPU, up to %PREPAGE_MAX_ANON_WORKERS.
+ * One SCHED_IDLE thread per possible CPU, up to %PREPAGE_MAX_ANON_WORKERS.
  * The first call starts them; later calls do nothing. Called with the
  * lock that serializes enabling prepage.
  *

@@ -790,6 +790,7 @@ int prepage_switch_start(struct prepage_mm *pm)
 	atomic_inc(&prepage_nr_switching);
 	spin_lock(&pm->log_lock);
 	pm->logging = true;
+	pm->log_dropped = false;
 	spin_unlock(&pm->log_lock);
 	prepage_stat_add(pm, PREPAGE_STAT_SWITCHES, 1);
 	atomic_long_set(&pm->budget, (unsigned long)
@@ -936,6 +937,7 @@ static void prepage_log_add(struct prepage_mm *pm, unsigned int kind,
 	}
 	if (pm->log_nr == PREPAGE_LOG_ENTRIES || nr > UINT_MAX) {
 		prepage_stat_add(pm, PREPAGE_STAT_LOG_DROPPED, 1);
+		pm->log_dropped = true;
 		goto out;
 	}
 	pm->log[pm->log_nr++] = (struct prepage_log_entry){

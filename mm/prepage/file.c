@@ -521,9 +521,13 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	/* Prepaged, reclaimed, and read again by the app itself. */
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_EVICTED,
 			 prepage_common_pages(added, &f->prepaged));
-	/* What is left of @f->prepaged after this was not used. */
+	/*
+	 * What is left of @f->prepaged after this was not used, unless the
+	 * log was full: then it may have been, and the target keeps it.
+	 */
 	if (!prepage_extents_subtract(&f->prepaged, accessed)) {
-		for (i = 0; i < f->prepaged.nr && f->target.nr < max; i++)
+		for (i = 0; !pm->log_dropped && i < f->prepaged.nr &&
+		     f->target.nr < max; i++)
 			prepage_extents_remove(&f->target,
 					       f->prepaged.ext[i].start,
 					       f->prepaged.ext[i].nr);
@@ -675,8 +679,10 @@ bool __prepage_speculative(void)
  * @max:	room in @workers
  * @name:	name prefix: the workers are "@name/0", "@name/1", ...
  *
- * Starts one worker per online CPU, up to @max: prepaging uses the CPUs
- * that would otherwise be idle, and never competes with the app. What
+ * Starts one worker per possible CPU, up to @max: prepaging uses the
+ * CPUs that would otherwise be idle, and never competes with the app;
+ * CPUs brought online later are used too (the workers are not bound to
+ * a CPU, and a sleeping one costs little more than its stack). What
  * the workers read back in is not a refault (see prepage_speculative()).
  *
  * Return: the number of workers started, at least one, or the error of
@@ -686,7 +692,7 @@ int prepage_idle_workers_create(struct kthread_worker **workers,
 				unsigned int max, const char *name)
 {
 	struct sched_attr idle = { .sched_policy = SCHED_IDLE };
-	unsigned int i, nr = clamp(num_online_cpus(), 1U, max);
+	unsigned int i, nr = clamp(num_possible_cpus(), 1U, max);
 
 	for (i = 0; i < nr; i++) {
 		struct kthread_worker *w;

@@ -314,9 +314,12 @@ struct prepage_anon_work {
  * @window_start:	ktime_get_ns() when the current window opened
  * @last_window_ns:	duration of the last window that was closed
  * @file_table:		the file tables
- * @log_lock:		protects @logging, @log_nr and the entries of @log
+ * @log_lock:		protects @logging, @log_nr, @log_dropped and the
+ *			entries of @log
  * @logging:		accesses of the app's tasks are logged
  * @log_nr:		entries used in @log
+ * @log_dropped:	the window's log was full and accesses were not
+ *			logged: what looks unused in it may have been used
  * @log:		the window's access log, %PREPAGE_LOG_ENTRIES entries;
  *			allocated at the first start (@lock and @log_lock)
  * @file_stop:		tells the file prepagers to stop (written under @lock)
@@ -360,6 +363,7 @@ struct prepage_mm {
 	struct prepage_file_table file_table;
 	spinlock_t log_lock;	/* protects the log, see above */
 	bool logging;
+	bool log_dropped;
 	unsigned int log_nr;
 	struct prepage_log_entry *log;
 	bool file_stop;

@@ -1378,6 +1378,39 @@ TEST_F(file, evicted)
 	EXPECT_EQ(8, stat_of("file_demoted"));
 }
 
+/*
+ * A window whose log was full learns only what it logged, and takes no
+ * page out of the target: the 64 prepaged pages the app read after the
+ * log filled up (5000 reads alternating between two pages of another
+ * file, a log entry each) stay in it, where an unused page would go.
+ */
+TEST_F(file, log_full)
+{
+	char other[PATH_MAX], *buf = malloc(psz);
+	int ofd, i;
+
+	ASSERT_NE(NULL, buf);
+	ofd = make_file(other, 4);
+	ASSERT_LE(0, ofd);
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path,
+				     NR_PAGES * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	for (i = 0; i < 5000; i++)
+		ASSERT_EQ(psz, pread(ofd, buf, psz, (i % 2) * 2 * psz));
+	EXPECT_LT(0, stat_of("log_dropped"));
+	ASSERT_TRUE(touch_read(self->fd, 0, NR_PAGES));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(NR_PAGES, stat_of("file_prepaged"));
+	EXPECT_EQ(NR_PAGES, read_key("/proc/self/prepage",
+				     "file_target_pages"));
+	/* Read through a file descriptor since: not demoted either. */
+	EXPECT_EQ(0, stat_of("file_demoted"));
+	fixture_file_close(ofd, other);
+	free(buf);
+}
+
 /* start twice restarts; end without start and end after end fail. */
 TEST_F(file, start_twice)
 {
