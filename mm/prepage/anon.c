@@ -32,6 +32,7 @@
 #include <linux/swapops.h>
 #include <linux/userfaultfd_k.h>
 #include <linux/xarray.h>
+#include <trace/events/prepage.h>
 #include <asm/tlbflush.h>
 
 #include "internal.h"
@@ -813,9 +814,26 @@ static void prepage_anon_span(struct prepage_mm *pm,
 	}
 }
 
+/* A prepager is done with @pm's window; the last one says so. */
 static void prepage_anon_prepage_done(struct prepage_mm *pm)
 {
-	atomic_dec(&pm->anon_prepaging);
+	unsigned long prepaged = 0;
+	enum prepage_stop_reason why;
+	unsigned int i;
+
+	if (!atomic_dec_and_test(&pm->anon_prepaging) ||
+	    !trace_prepage_anon_done_enabled())
+		return;
+	/* No prepager runs, and the plan stays until the next stop. */
+	for (i = 0; i < pm->anon_plan_nr; i++)
+		prepaged += pm->anon_plan[i].prepaged;
+	if (READ_ONCE(pm->anon_stop))
+		why = PREPAGE_STOP_CLOSED;
+	else if (atomic_read(&pm->budget_spent))
+		why = PREPAGE_STOP_BUDGET;
+	else
+		why = PREPAGE_STOP_DONE;
+	trace_prepage_anon_done(pm->slot.mm, pm->pid, prepaged, why);
 }
 
 /*

@@ -27,6 +27,9 @@
 
 #include "internal.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/prepage.h>
+
 /*
  * Set while prepage is enabled. Every hook tests it first; while it is
  * clear no address space has prepage state.
@@ -664,10 +667,11 @@ static void prepage_mm_unhash(struct prepage_mm *pm)
 }
 
 /*
- * Stop logging and close @pm's window (caller holds @pm->lock).
- * Return: the number of entries the window logged.
+ * Stop logging and close @pm's window (caller holds @pm->lock), for
+ * @reason. Return: the number of entries the window logged.
  */
-static unsigned int __prepage_window_close(struct prepage_mm *pm)
+static unsigned int __prepage_window_close(struct prepage_mm *pm,
+					   enum prepage_close_reason reason)
 {
 	unsigned int nr;
 
@@ -681,6 +685,8 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm)
 	atomic_dec(&prepage_nr_switching);
 	pm->last_window_ns = ktime_get_ns() - pm->window_start;
 	pm->state = PREPAGE_IDLE;
+	trace_prepage_window_close(pm->slot.mm, pm->pid, reason,
+				   pm->last_window_ns, nr, pm->log_dropped);
 	return nr;
 }
 
@@ -694,7 +700,7 @@ static void prepage_mm_shutdown(struct prepage_mm *pm)
 
 	mutex_lock(&pm->lock);
 	if (pm->state == PREPAGE_SWITCHING)
-		__prepage_window_close(pm);
+		__prepage_window_close(pm, PREPAGE_CLOSE_GONE);
 	prepage_file_table_free(&pm->file_table);
 	prepage_anon_table_free(pm->anon_table);
 	pm->anon_table = NULL;
@@ -741,6 +747,22 @@ void __prepage_exit_mm(struct mm_struct *mm)
 	}
 }
 
+/* The process that owns @mm, for the events; 0 if not known. */
+static pid_t prepage_owner_pid(struct mm_struct *mm)
+{
+	pid_t pid = 0;
+#ifdef CONFIG_MEMCG
+	struct task_struct *owner;
+
+	rcu_read_lock();
+	owner = rcu_dereference(mm->owner);
+	if (owner)
+		pid = task_tgid_nr(owner);
+	rcu_read_unlock();
+#endif
+	return pid;
+}
+
 /**
  * prepage_switch_start() - an app switch to @pm's address space begins
  * @pm:	the prepage state
@@ -758,6 +780,7 @@ void __prepage_exit_mm(struct mm_struct *mm)
  */
 int prepage_switch_start(struct prepage_mm *pm)
 {
+	bool restart = false;
 	int ret = 0;
 
 	if (mutex_lock_killable(&pm->lock))
@@ -780,8 +803,9 @@ int prepage_switch_start(struct prepage_mm *pm)
 		spin_unlock(&pm->log_lock);
 	}
 	if (pm->state == PREPAGE_SWITCHING) {
-		__prepage_window_close(pm);
+		__prepage_window_close(pm, PREPAGE_CLOSE_RESTART);
 		prepage_stat_add(pm, PREPAGE_STAT_RESTARTS, 1);
+		restart = true;
 	}
 	prepage_file_window_discard(pm);
 	prepage_anon_window_discard(pm);
@@ -792,6 +816,8 @@ int prepage_switch_start(struct prepage_mm *pm)
 	pm->logging = true;
 	pm->log_dropped = false;
 	spin_unlock(&pm->log_lock);
+	pm->pid = prepage_owner_pid(pm->slot.mm);
+	trace_prepage_window_open(pm->slot.mm, pm->pid, restart);
 	prepage_stat_add(pm, PREPAGE_STAT_SWITCHES, 1);
 	atomic_long_set(&pm->budget, (unsigned long)
 			READ_ONCE(prepage_max_switch_kbytes) >> (PAGE_SHIFT - 10));
@@ -826,7 +852,7 @@ int prepage_switch_end(struct prepage_mm *pm)
 		mutex_unlock(&pm->lock);
 		return -EINVAL;
 	}
-	nr = __prepage_window_close(pm);
+	nr = __prepage_window_close(pm, PREPAGE_CLOSE_END);
 	prepage_file_window_end(pm, pm->log, nr);
 	prepage_anon_window_end(pm, pm->log, nr);
 	mutex_unlock(&pm->lock);
@@ -851,7 +877,7 @@ int prepage_reset(struct prepage_mm *pm)
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
 	if (pm->state == PREPAGE_SWITCHING)
-		__prepage_window_close(pm);
+		__prepage_window_close(pm, PREPAGE_CLOSE_RESET);
 	prepage_file_window_discard(pm);
 	prepage_anon_window_discard(pm);
 	prepage_file_table_init(&old);

@@ -40,6 +40,7 @@
 #include <linux/string.h>
 #include <linux/string_helpers.h>
 #include <linux/swap.h>
+#include <trace/events/prepage.h>
 #include <uapi/linux/sched/types.h>
 
 #include "../internal.h"
@@ -869,10 +870,68 @@ static bool prepage_file_read_range(struct prepage_file *f, pgoff_t start,
 }
 
 /*
+ * Steps (chunks, or metadata pages) a work takes before the works queued
+ * behind it on its thread get a turn: a big table of one app must not
+ * hold the thread it shares with the others for all of its reads.
+ */
+#define PREPAGE_FILE_SLICE	8
+
+/*
+ * One pass over the target of @f, from @f->next on: the metadata pass
+ * reads one page per @stride of each range, the data pass all of it, a
+ * chunk a step. Nothing past @eof is visited.
+ * Return: 1 when the pass is done; 0 to stop; -EAGAIN when the slice is
+ * used up, @f->next then being where to resume.
+ */
+static int prepage_file_pass(struct prepage_file *f, bool data, pgoff_t gap,
+			     pgoff_t stride, pgoff_t eof, unsigned int *left)
+{
+	pgoff_t i, end, step = data ? PREPAGE_FILE_CHUNK : stride;
+	struct prepage_extent io;
+	unsigned int pos = 0;
+
+	while (prepage_extents_next_io(&f->target, &pos, gap, &io) &&
+	       io.start < eof) {
+		end = min(io.start + io.nr, eof);
+		if (end <= f->next)
+			continue;
+		i = io.start;
+		if (f->next > i)
+			i += roundup(f->next - i, step);
+		for (; i < end; i += step) {
+			if (!*left) {
+				f->next = i;
+				return -EAGAIN;
+			}
+			(*left)--;
+			if (!prepage_file_read_range(f, i,
+						     data ? min(step, end - i) : 1))
+				return 0;
+		}
+	}
+	f->next = 0;
+	return 1;
+}
+
+/* Why the work of @f stopped, its last pass having returned @ret. */
+static enum prepage_stop_reason prepage_file_stop_reason(struct prepage_file *f,
+							 int ret)
+{
+	if (READ_ONCE(f->pm->file_stop) || ret < 0)
+		return PREPAGE_STOP_CLOSED;
+	if (ret)
+		return PREPAGE_STOP_DONE;
+	return atomic_read(&f->pm->budget_spent) ? PREPAGE_STOP_BUDGET :
+						   PREPAGE_STOP_NOMEM;
+}
+
+/*
  * The work of one file in a window: first one page per
  * metadata_stride_pages of the target, so that the file system reads
  * the block map of the whole range early, then the target extents in
  * file order, extents closer than merge_gap_pages read as one range.
+ * After %PREPAGE_FILE_SLICE steps the work queues itself again, behind
+ * the works of other files (and apps) on its thread.
  */
 static void prepage_file_work(struct kthread_work *work)
 {
@@ -881,10 +940,9 @@ static void prepage_file_work(struct kthread_work *work)
 	pgoff_t gap = READ_ONCE(prepage_merge_gap_pages);
 	pgoff_t stride = max(READ_ONCE(prepage_metadata_stride_pages), 1U);
 	pgoff_t eof = DIV_ROUND_UP(i_size_read(file_inode(f->file)), PAGE_SIZE);
+	unsigned int left = PREPAGE_FILE_SLICE;
 	struct prepage_charge charge;
-	struct prepage_extent io;
-	unsigned int pos = 0;
-	pgoff_t i, end;
+	int ret = 1;
 
 	if (WARN_ON_ONCE(!slot))
 		goto done;
@@ -893,28 +951,24 @@ static void prepage_file_work(struct kthread_work *work)
 	*slot = f;
 	/*
 	 * Every step reads at most one chunk, then reschedules and checks
-	 * whether to stop; nothing past the end of the file is visited.
+	 * whether to stop.
 	 */
-	while (prepage_extents_next_io(&f->target, &pos, gap, &io) &&
-	       io.start < eof) {
-		end = min(io.start + io.nr, eof);
-		for (i = io.start; ; i += stride) {
-			if (!prepage_file_read_range(f, i, 1))
-				goto out;
-			if (end - i <= stride)
-				break;
-		}
-	}
-	pos = 0;
-	while (prepage_extents_next_io(&f->target, &pos, gap, &io) &&
-	       io.start < eof)
-		if (!prepage_file_read_range(f, io.start, io.nr))
+	while (f->pass < 2) {
+		ret = prepage_file_pass(f, f->pass, gap, stride, eof, &left);
+		if (ret <= 0)
 			break;
-out:
+		f->pass++;
+	}
 	*slot = NULL;
 	/* Unused prepaged pages must be reclaimable, not held in a batch. */
 	lru_add_drain();
 	prepage_charge_end(&charge);
+	/* Not queued while it is being cancelled: then it is done. */
+	if (ret == -EAGAIN && kthread_queue_work(f->worker, &f->work))
+		return;
+	trace_prepage_file_done(f->pm->slot.mm, f->pm->pid,
+				file_inode(f->file), f->nr_prepaged,
+				prepage_file_stop_reason(f, ret));
 done:
 	prepage_file_prepage_done(f->pm);
 }
@@ -956,6 +1010,8 @@ void prepage_file_prepage_start(struct prepage_mm *pm)
 	list_for_each_entry(f, &pm->file_table.files, node) {
 		if (!f->target.nr || !f->worker)
 			continue;
+		f->pass = 0;
+		f->next = 0;
 		atomic_inc(&pm->file_prepaging);
 		kthread_queue_work(f->worker, &f->work);
 	}

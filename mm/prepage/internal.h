@@ -187,11 +187,14 @@ struct prepage_log_entry {
  * @pm:		the prepage state whose table this is in, once loaded
  * @work:	the file prepager's work for this file
  * @worker:	the prepager thread that does @work, always the same one
+ * @pass:	where @work is: 0 reading metadata, 1 data, 2 done
+ * @next:	the page @work resumes its pass at when it queued itself
+ *		again to give other works a turn
  *
  * Owned by the &struct prepage_mm whose table it is in, and protected
- * by its lock, except that @target is read and @prepaged written by the
- * file prepager of the window without it: neither changes under the
- * lock while a prepager runs.
+ * by its lock, except that @target is read and @prepaged, @pass and
+ * @next written by the file prepager of the window without it: none of
+ * them changes under the lock while a prepager runs.
  */
 struct prepage_file {
 	struct list_head node;
@@ -207,6 +210,8 @@ struct prepage_file {
 	struct prepage_mm *pm;
 	struct kthread_work work;
 	struct kthread_worker *worker;
+	unsigned int pass;
+	pgoff_t next;
 };
 
 /**
@@ -312,6 +317,8 @@ struct prepage_anon_work {
  *			no new switch, no new table. Set when the state is
  *			unhashed, under prepage_slots_lock; read under @lock
  * @window_start:	ktime_get_ns() when the current window opened
+ * @pid:		the process that owned the address space when the
+ *			last window opened, for the events
  * @last_window_ns:	duration of the last window that was closed
  * @file_table:		the file tables
  * @log_lock:		protects @logging, @log_nr, @log_dropped and the
@@ -359,6 +366,7 @@ struct prepage_mm {
 	enum prepage_state state;
 	bool dead;
 	u64 window_start;
+	pid_t pid;
 	u64 last_window_ns;
 	struct prepage_file_table file_table;
 	spinlock_t log_lock;	/* protects the log, see above */

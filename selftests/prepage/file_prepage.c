@@ -1484,6 +1484,47 @@ TEST_F(file, replace_mid_switch)
 }
 
 /*
+ * Two files on one prepager thread get turns: the 64 pages of the second
+ * file are all read while the first, of 4096 pages and queued before
+ * it, is still being read, where without turns the second file waited
+ * for all of the first.
+ */
+TEST(fair_turns)
+{
+	char big[PATH_MAX], small[PATH_MAX], table[2 * PATH_MAX + 64];
+	const int nr = NR_PAGES * 64;	/* as many as resident() counts */
+	int bfd, sfd;
+	long old_big;
+
+	psz = sysconf(_SC_PAGESIZE);
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
+	bfd = make_file(big, nr);
+	ASSERT_LE(0, bfd);
+	sfd = make_file(small, NR_PAGES);
+	ASSERT_LE(0, sfd);
+	if (!evict(bfd, nr) || !evict(sfd, NR_PAGES))
+		SKIP(goto out, NO_EVICT);
+	/* Both files big: both on the one normal-priority thread. */
+	old_big = set_knob("big_file_pages", NR_PAGES);
+	ASSERT_LE(0, old_big);
+	snprintf(table, sizeof(table), "%s 0:%ld\n%s 0:%ld\n", big, nr * psz,
+		 small, NR_PAGES * psz);
+	ASSERT_EQ(0, load(table));
+	ASSERT_EQ(0, ctl("start"));
+	EXPECT_EQ(NR_PAGES, resident_wait(sfd, 0, NR_PAGES, NR_PAGES));
+	EXPECT_GT(nr, resident(bfd, 0, nr));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(nr, resident_wait(bfd, 0, nr, nr));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(nr + NR_PAGES, stat_of("file_prepaged"));
+	set_knob("big_file_pages", old_big);
+out:
+	fixture_file_close(bfd, big);
+	fixture_file_close(sfd, small);
+}
+
+/*
  * The app exits while its prepagers run, several times over, with the
  * file on the normal-priority and on the SCHED_IDLE prepager: no leak,
  * no warning (the VM checks the console; kmemleak on the debug kernel).

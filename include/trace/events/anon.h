@@ -38,7 +38,8 @@ TRACE_DEFINE_ENUM(ANON_SWAPIN_READAHEAD);
 /**
  * mm_anon_fault - a first-touch fault mapped fresh anonymous memory
  * @mm: the faulting address space, printed hashed; only an identity
- * @address: the faulting address
+ * @address: the first page the fault mapped: the faulting page, or the
+ *	first page of the large folio it mapped
  * @nr_pages: how many pages the fault mapped (more for a large folio)
  * @write: the fault was a write
  * @zero: a read fault that mapped the shared zero page
@@ -76,10 +77,11 @@ TRACE_EVENT(mm_anon_fault,
 /**
  * mm_anon_swapin - a fault mapped anonymous memory back from swap
  * @mm: the faulting address space, printed hashed; only an identity
- * @address: the faulting address
+ * @address: the first page the fault mapped: the faulting page, or the
+ *	first page of the large folio it mapped
  * @nr_pages: how many pages the fault mapped (more for a large folio)
- * @type: swap device (swap type) of the entry that was faulted in
- * @offset: swap offset of the entry that was faulted in
+ * @type: swap device (swap type) of the entries that were faulted in
+ * @offset: swap offset of the entry of the first page mapped
  * @write: the fault was a write
  * @sync: the swap device is SWP_SYNCHRONOUS_IO (e.g. zram)
  * @source: &enum anon_swapin_source, whether this fault had to read
