@@ -480,6 +480,8 @@ void prepage_anon_window_discard(struct prepage_mm *pm)
 	struct prepage_anon_walk w;
 	unsigned int i;
 
+	lockdep_assert_held(&pm->lock);
+
 	for (i = 0; i < pm->anon_plan_nr; i++)
 		if (pm->anon_plan[i].prepaged &&
 		    prepage_extents_add(&unused, pm->anon_plan[i].vpn, 1))
@@ -580,6 +582,8 @@ void prepage_anon_window_end(struct prepage_mm *pm,
 		.timeout = timeout, .missed = &missed, .unused = &unused,
 	};
 	unsigned int i;
+
+	lockdep_assert_held(&pm->lock);
 
 	for (i = 0; i < nr; i++)
 		if (log[i].kind == PREPAGE_LOG_ANON_SWAPIN)
@@ -965,6 +969,8 @@ out:
  */
 void prepage_anon_prepage_start(struct prepage_mm *pm)
 {
+	lockdep_assert_held(&pm->lock);
+
 	WRITE_ONCE(pm->anon_stop, false);
 	atomic_set(&pm->anon_cursor, 0);
 	if (!pm->anon_table || !pm->anon_table->nr_targets ||
@@ -981,6 +987,8 @@ void prepage_anon_prepage_start(struct prepage_mm *pm)
 void prepage_anon_prepage_stop(struct prepage_mm *pm)
 {
 	unsigned int i;
+
+	lockdep_assert_held(&pm->lock);
 
 	WRITE_ONCE(pm->anon_stop, true);
 	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++)
@@ -1105,6 +1113,8 @@ void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm)
 	struct prepage_anon_table *t = pm->anon_table;
 	unsigned long vpn, start = 0, nr = 0, val = 0;
 	void *entry;
+
+	lockdep_assert_held(&pm->lock);
 
 	if (!t)
 		return;

@@ -675,6 +675,8 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 {
 	unsigned int nr;
 
+	lockdep_assert_held(&pm->lock);
+
 	prepage_file_prepage_stop(pm);
 	prepage_anon_prepage_stop(pm);
 	spin_lock(&pm->log_lock);

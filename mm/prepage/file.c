@@ -388,6 +388,8 @@ void prepage_file_window_discard(struct prepage_mm *pm)
 {
 	struct prepage_file *f;
 
+	lockdep_assert_held(&pm->lock);
+
 	list_for_each_entry(f, &pm->file_table.files, node) {
 		if (f->prepaged.nr)
 			prepage_file_demote(pm, f);
@@ -556,6 +558,8 @@ void prepage_file_window_end(struct prepage_mm *pm,
 	struct prepage_file *f;
 	unsigned int i, j;
 
+	lockdep_assert_held(&pm->lock);
+
 	sort(log, nr, sizeof(*log), prepage_log_cmp, NULL);
 	for (i = 0; i < nr; i = j) {
 		const void *key = log[i].key;
@@ -603,6 +607,8 @@ static void prepage_show_ranges(struct seq_file *m,
 void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm)
 {
 	struct prepage_file *f;
+
+	lockdep_assert_held(&pm->lock);
 
 	list_for_each_entry(f, &pm->file_table.files, node) {
 		seq_escape(m, f->path, " \t\n\\");
@@ -984,6 +990,8 @@ void prepage_file_attach(struct prepage_mm *pm,
 	unsigned long big = READ_ONCE(prepage_big_file_pages);
 	struct prepage_file *f;
 
+	lockdep_assert_held(&pm->lock);
+
 	list_for_each_entry(f, &table->files, node) {
 		f->pm = pm;
 		kthread_init_work(&f->work, prepage_file_work);
@@ -1003,6 +1011,8 @@ void prepage_file_attach(struct prepage_mm *pm,
 void prepage_file_prepage_start(struct prepage_mm *pm)
 {
 	struct prepage_file *f;
+
+	lockdep_assert_held(&pm->lock);
 
 	WRITE_ONCE(pm->file_stop, false);
 	pm->prepage_start = ktime_get_ns();
@@ -1025,6 +1035,8 @@ void prepage_file_prepage_stop(struct prepage_mm *pm)
 {
 	struct prepage_file *f;
 
+	lockdep_assert_held(&pm->lock);
+
 	WRITE_ONCE(pm->file_stop, true);
 	list_for_each_entry(f, &pm->file_table.files, node)
 		if (f->worker && kthread_cancel_work_sync(&f->work))
@@ -1043,6 +1055,8 @@ void prepage_file_table_sizes(struct prepage_mm *pm, unsigned long *files,
 			      unsigned long *target_pages)
 {
 	struct prepage_file *f;
+
+	lockdep_assert_held(&pm->lock);
 
 	*files = pm->file_table.nr_files;
 	*candidate_pages = 0;

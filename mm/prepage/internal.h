@@ -356,7 +356,16 @@ struct prepage_anon_work {
  * @slot.mm, so the mm_struct outlives it even when it was unhashed by
  * prepage_disable() before its address space exited; its pages and page
  * tables are only touched under an mm_users reference (mmget_not_zero()).
- * Whoever holds a reference may use it. The access hooks find it under RCU and only take @log_lock.
+ * Whoever holds a reference may use it. The access hooks find it under
+ * RCU and only take @log_lock.
+ *
+ * Locking, outermost first: prepage_admin_lock (enabling and disabling
+ * prepage), then prepage_slots_lock (the hash); @lock, then the mmap
+ * lock or a VMA lock of the address space, then the page table locks;
+ * @log_lock innermost: the access hooks take it in fault and read paths,
+ * under any of the others, and nothing is taken under it. The prepage
+ * threads never take @lock: every writer of what they read (the tables,
+ * the plan) stops them and waits for them under @lock first.
  */
 struct prepage_mm {
 	struct mm_slot slot;
