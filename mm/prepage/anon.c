@@ -444,6 +444,13 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
 					struct prepage_anon_walk *w,
 					const struct prepage_extents *unused)
 {
+	if (!unused->nr)
+		return 0;
+	/*
+	 * A prepager that moved to another CPU may have left folios in the
+	 * LRU batch of the first: not on the LRU yet, they would not move.
+	 */
+	lru_add_drain_all();
 	w->clear_young = false;
 	w->own = false;
 	w->demote = true;
@@ -691,9 +698,13 @@ static bool prepage_anon_vma_ok(struct vm_area_struct *vma)
  */
 static bool prepage_anon_fault(struct mm_struct *mm, unsigned long addr)
 {
-	struct vm_area_struct *vma = lock_vma_under_rcu(mm, addr);
+	unsigned int flags = FAULT_FLAG_VMA_LOCK | FAULT_FLAG_REMOTE |
+			     FAULT_FLAG_ALLOW_RETRY | FAULT_FLAG_KILLABLE;
+	struct vm_area_struct *vma;
 	vm_fault_t ret;
 
+again:
+	vma = lock_vma_under_rcu(mm, addr);
 	if (!vma)
 		return false;
 	if (!prepage_anon_vma_ok(vma)) {
@@ -701,11 +712,19 @@ static bool prepage_anon_fault(struct mm_struct *mm, unsigned long addr)
 		return false;
 	}
 	/* No FAULT_FLAG_WRITE: a COW page stays shared, a read-only one so. */
-	ret = handle_mm_fault(vma, addr, FAULT_FLAG_VMA_LOCK |
-			      FAULT_FLAG_REMOTE | FAULT_FLAG_ALLOW_RETRY |
-			      FAULT_FLAG_KILLABLE, NULL);
-	/* The lock is gone with these: the page was busy, leave it. */
-	if (ret & (VM_FAULT_RETRY | VM_FAULT_COMPLETED))
+	ret = handle_mm_fault(vma, addr, flags, NULL);
+	/*
+	 * The lock is gone with these. A retry waited for the page, busy
+	 * (read into the swap cache by someone else), without the lock: try
+	 * once more, as GUP does; then leave it.
+	 */
+	if (ret & VM_FAULT_RETRY) {
+		if (flags & FAULT_FLAG_TRIED || fatal_signal_pending(current))
+			return false;
+		flags |= FAULT_FLAG_TRIED;
+		goto again;
+	}
+	if (ret & VM_FAULT_COMPLETED)
 		return false;
 	vma_end_read(vma);
 	return !(ret & VM_FAULT_ERROR);

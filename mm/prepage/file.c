@@ -450,6 +450,13 @@ static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f)
 	struct folio_batch fbatch;
 	unsigned int i, k;
 
+	if (!f->prepaged.nr)
+		return;
+	/*
+	 * A prepager that moved to another CPU may have left folios in the
+	 * LRU batch of the first: not on the LRU yet, they would not move.
+	 */
+	lru_add_drain_all();
 	folio_batch_init(&fbatch);
 	for (i = 0; i < f->prepaged.nr; i++) {
 		pgoff_t first = f->prepaged.ext[i].start;
