@@ -701,6 +701,7 @@ static bool prepage_anon_fault(struct mm_struct *mm, unsigned long addr)
 	unsigned int flags = FAULT_FLAG_VMA_LOCK | FAULT_FLAG_REMOTE |
 			     FAULT_FLAG_ALLOW_RETRY | FAULT_FLAG_KILLABLE;
 	struct vm_area_struct *vma;
+	bool retried = false;
 	vm_fault_t ret;
 
 again:
@@ -716,12 +717,14 @@ again:
 	/*
 	 * The lock is gone with these. A retry waited for the page, busy
 	 * (read into the swap cache by someone else), without the lock: try
-	 * once more, as GUP does; then leave it.
+	 * once more, the same way (not FAULT_FLAG_TRIED, which would wait
+	 * for the page holding the VMA lock, at idle priority); then leave
+	 * it.
 	 */
 	if (ret & VM_FAULT_RETRY) {
-		if (flags & FAULT_FLAG_TRIED || fatal_signal_pending(current))
+		if (retried)
 			return false;
-		flags |= FAULT_FLAG_TRIED;
+		retried = true;
 		goto again;
 	}
 	if (ret & VM_FAULT_COMPLETED)
