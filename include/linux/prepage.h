@@ -104,10 +104,12 @@ static inline void prepage_file_added(struct address_space *mapping,
  * prepage_speculative() - whether the current task prepages for an app
  *
  * A page a prepage thread brings back in is not a refault: nobody waits
- * for it, and the app may not use it. The callers of workingset_refault()
- * skip it in prepage threads, so that speculative reads count neither as
- * refaults (the workingset_refault_* counters of the app's memory cgroup)
- * nor as memory stalls (PSI, delay accounting), which read as thrashing.
+ * for it, and the app may not use it. workingset_refault() still gives
+ * the folio the place on the LRU that its shadow entry asks for, but in a
+ * prepage thread it counts no refault, activation or restore (the
+ * workingset_* counters of the app's memory cgroup), and the read takes
+ * no memory stall (PSI, delay accounting): speculative reads must not
+ * read as thrashing. The app waiting for such a folio still stalls.
  *
  * Return: true in a prepage thread.
  */

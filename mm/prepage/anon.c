@@ -471,15 +471,15 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
  * @pm:	the prepage state; its lock is held, its prepagers stopped, and
  *	the caller holds a user of its address space
  *
- * When a window is restarted, reset or its table replaced, the pages
- * prepaged for it that the app has not accessed are deactivated, as at
- * the end of a window; nothing is counted or learned. After a window
- * ended there is no plan, and nothing here walks the table or the page
- * tables: the first prepager of a window plans it, and the accessed bits
- * the end of the window tests were cleared at the end of the last one (a
- * table loaded since keeps the bits its pages had; a restarted window's
- * accesses count in the next), so that the caller's path stays short
- * whatever the size of the table.
+ * When a window is reset or its table replaced, the pages prepaged for
+ * it that the app has not accessed are deactivated, as at the end of a
+ * window; nothing is counted or learned. (A restarted window keeps its
+ * plan.) After a window ended there is no plan, and nothing here walks
+ * the table or the page tables: the first prepager of a window plans it,
+ * and the accessed bits the end of the window tests were cleared at the
+ * end of the last one (a table loaded since keeps the bits its pages
+ * had), so that the caller's path stays short whatever the size of the
+ * table.
  */
 void prepage_anon_window_discard(struct prepage_mm *pm)
 {
@@ -853,8 +853,11 @@ static void prepage_anon_prepage_done(struct prepage_mm *pm)
 	/* No prepager runs, and the plan stays until the next stop. */
 	for (i = 0; i < pm->anon_plan_nr; i++)
 		prepaged += pm->anon_plan[i].prepaged;
-	if (READ_ONCE(pm->anon_stop))
+	/* An app that is exiting closes its window. */
+	if (READ_ONCE(pm->anon_stop) || !atomic_read(&pm->slot.mm->mm_users))
 		why = PREPAGE_STOP_CLOSED;
+	else if (!pm->anon_plan)	/* there were targets to plan */
+		why = PREPAGE_STOP_NOMEM;
 	else if (atomic_read(&pm->budget_spent))
 		why = PREPAGE_STOP_BUDGET;
 	else
@@ -866,6 +869,7 @@ static void prepage_anon_prepage_done(struct prepage_mm *pm)
  * Plan the window: its target pages, in address order. Run by the first
  * prepager; the table does not change while it runs (every writer stops
  * the prepagers first), nor does the plan until they are stopped again.
+ * A restarted window keeps the plan, and what it says was prepaged.
  */
 static void prepage_anon_plan(struct prepage_mm *pm)
 {
@@ -875,6 +879,8 @@ static void prepage_anon_plan(struct prepage_mm *pm)
 	unsigned int n = 0;
 	void *entry;
 
+	if (pm->anon_plan)
+		return;
 	plan = kvmalloc_array(t->nr_targets, sizeof(*plan), GFP_KERNEL_ACCOUNT);
 	if (!plan)
 		return;

@@ -773,9 +773,12 @@ static pid_t prepage_owner_pid(struct mm_struct *mm)
  * the file prepagers start reading the target tables and the anonymous
  * prepagers start swapping the target pages in. The caller holds a user
  * of the address space.
- * A start while a window is open discards that window (its log is
- * neither counted nor learned from; the accessed bits its accesses set
- * count in the next window) and counts a restart.
+ * A start while a window is open restarts it: the log of the window so
+ * far is neither counted nor learned from (the accessed bits its
+ * accesses set count in the new window), but what was prepaged for it
+ * is carried over and the prepagers go on with the same plan: the new
+ * window wants the same pages. As the new log lacks the accesses before
+ * the restart, no prepaged page leaves the target at the new end.
  *
  * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EINTR if
  * interrupted by a fatal signal.
@@ -809,14 +812,13 @@ int prepage_switch_start(struct prepage_mm *pm)
 		prepage_stat_add(pm, PREPAGE_STAT_RESTARTS, 1);
 		restart = true;
 	}
-	prepage_file_window_discard(pm);
-	prepage_anon_window_discard(pm);
 	pm->state = PREPAGE_SWITCHING;
 	pm->window_start = ktime_get_ns();
 	atomic_inc(&prepage_nr_switching);
 	spin_lock(&pm->log_lock);
 	pm->logging = true;
-	pm->log_dropped = false;
+	/* A restarted window's log lacks the accesses before the restart. */
+	pm->log_dropped = restart;
 	spin_unlock(&pm->log_lock);
 	pm->pid = prepage_owner_pid(pm->slot.mm);
 	trace_prepage_window_open(pm->slot.mm, pm->pid, restart);
@@ -1100,13 +1102,17 @@ void prepage_disable(void)
 		list_add(&pm->slot.mm_node, &dead);
 	}
 	spin_unlock(&prepage_slots_lock);
-	static_branch_disable(&prepage_key);
-	mutex_unlock(&prepage_admin_lock);
 
 	list_for_each_entry_safe(pm, next, &dead, slot.mm_node) {
 		prepage_mm_shutdown(pm);
 		prepage_mm_put(pm);
 	}
+	/*
+	 * Only once every prepager stopped: while one runs, the hooks must
+	 * still tell its reads from the app's.
+	 */
+	static_branch_disable(&prepage_key);
+	mutex_unlock(&prepage_admin_lock);
 }
 
 static int __init prepage_init(void)

@@ -375,14 +375,31 @@ int prepage_file_table_parse(char *buf, const struct cred *cred,
 
 static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f);
 
+/*
+ * A prepager that moved to another CPU may have left folios in the LRU
+ * batch of the first: not on the LRU yet, they would not be demoted.
+ * Every CPU's batch is drained once, before the files of a window are.
+ */
+static void prepage_file_drain(struct prepage_mm *pm)
+{
+	struct prepage_file *f;
+
+	list_for_each_entry(f, &pm->file_table.files, node) {
+		if (f->prepaged.nr) {
+			lru_add_drain_all();
+			return;
+		}
+	}
+}
+
 /**
  * prepage_file_window_discard() - forget what a window not ended prepaged
  * @pm:	the prepage state; its lock is held and its prepagers stopped
  *
- * When a window is restarted, reset or its tables replaced, what was
- * prepaged for it and not used since (not mapped, not read through a
- * file descriptor) is demoted as at its end; nothing is counted or
- * learned. After a window ended there is nothing to forget.
+ * When a window is reset or its tables replaced, what was prepaged for
+ * it and not used since (not mapped, not read through a file descriptor)
+ * is demoted as at its end; nothing is counted or learned. After a
+ * window ended there is nothing to forget; a restarted window keeps it.
  */
 void prepage_file_window_discard(struct prepage_mm *pm)
 {
@@ -390,6 +407,7 @@ void prepage_file_window_discard(struct prepage_mm *pm)
 
 	lockdep_assert_held(&pm->lock);
 
+	prepage_file_drain(pm);
 	list_for_each_entry(f, &pm->file_table.files, node) {
 		if (f->prepaged.nr)
 			prepage_file_demote(pm, f);
@@ -452,11 +470,6 @@ static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f)
 
 	if (!f->prepaged.nr)
 		return;
-	/*
-	 * A prepager that moved to another CPU may have left folios in the
-	 * LRU batch of the first: not on the LRU yet, they would not move.
-	 */
-	lru_add_drain_all();
 	folio_batch_init(&fbatch);
 	for (i = 0; i < f->prepaged.nr; i++) {
 		pgoff_t first = f->prepaged.ext[i].start;
@@ -546,6 +559,7 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 			prepage_file_demote(pm, f);
 	}
 	prepage_extents_destroy(&f->prepaged);
+	f->nr_prepaged = 0;
 }
 
 /**
@@ -567,6 +581,7 @@ void prepage_file_window_end(struct prepage_mm *pm,
 
 	lockdep_assert_held(&pm->lock);
 
+	prepage_file_drain(pm);
 	sort(log, nr, sizeof(*log), prepage_log_cmp, NULL);
 	for (i = 0; i < nr; i = j) {
 		const void *key = log[i].key;
@@ -1045,9 +1060,17 @@ void prepage_file_prepage_stop(struct prepage_mm *pm)
 	lockdep_assert_held(&pm->lock);
 
 	WRITE_ONCE(pm->file_stop, true);
-	list_for_each_entry(f, &pm->file_table.files, node)
-		if (f->worker && kthread_cancel_work_sync(&f->work))
-			prepage_file_prepage_done(pm);	/* never ran */
+	list_for_each_entry(f, &pm->file_table.files, node) {
+		if (!f->worker || !kthread_cancel_work_sync(&f->work))
+			continue;
+		/* Queued again after a slice: it ran, and stops here. */
+		if (f->pass || f->next)
+			trace_prepage_file_done(pm->slot.mm, pm->pid,
+						file_inode(f->file),
+						f->nr_prepaged,
+						PREPAGE_STOP_CLOSED);
+		prepage_file_prepage_done(pm);
+	}
 }
 
 /**

@@ -325,8 +325,9 @@ struct prepage_anon_work {
  *			entries of @log
  * @logging:		accesses of the app's tasks are logged
  * @log_nr:		entries used in @log
- * @log_dropped:	the window's log was full and accesses were not
- *			logged: what looks unused in it may have been used
+ * @log_dropped:	accesses of the window were not logged (its log was
+ *			full, or it was restarted): what looks unused in it
+ *			may have been used
  * @log:		the window's access log, %PREPAGE_LOG_ENTRIES entries;
  *			allocated at the first start (@lock and @log_lock)
  * @file_stop:		tells the file prepagers to stop (written under @lock)
@@ -360,12 +361,15 @@ struct prepage_anon_work {
  * RCU and only take @log_lock.
  *
  * Locking, outermost first: prepage_admin_lock (enabling and disabling
- * prepage), then prepage_slots_lock (the hash); @lock, then the mmap
- * lock or a VMA lock of the address space, then the page table locks;
- * @log_lock innermost: the access hooks take it in fault and read paths,
- * under any of the others, and nothing is taken under it. The prepage
- * threads never take @lock: every writer of what they read (the tables,
- * the plan) stops them and waits for them under @lock first.
+ * prepage; held while disabling shuts every state down), then
+ * prepage_slots_lock (the hash) or @lock, then the mmap lock or a VMA
+ * lock of the address space, then the page table locks; @log_lock
+ * innermost: the access hooks take it in fault and read paths, under any
+ * of the others, and nothing is taken under it. The prepage threads
+ * never take @lock: every writer of what they read (the tables, the
+ * plan) stops them and waits for them under @lock first. So whoever
+ * holds @lock also waits for the prepage threads' work, and what they
+ * wait for (I/O, memory, the app's mmap lock) must never wait for @lock.
  */
 struct prepage_mm {
 	struct mm_slot slot;

@@ -35,9 +35,14 @@
 #endif
 #define PM_SWAP		BIT_ULL(62)
 #define PM_PRESENT	BIT_ULL(63)
+#define PM_PFN_MASK	(BIT_ULL(55) - 1)
+#define KPF_ACTIVE	6
 #define NR_PAGES	256
+#define LRU_GEN		"/sys/kernel/mm/lru_gen/enabled"
 
 static long psz;
+/* The MGLRU state a test switched off, restored by the teardown. */
+static char lru_gen_saved[32];
 
 static unsigned char pattern(unsigned long page)
 {
@@ -71,6 +76,36 @@ static int pagemap_count(char *buf, int first, int nr, uint64_t bit)
 	return n;
 }
 
+/*
+ * Pages of [first, first + nr) that are on the active list (or about to
+ * go there), from /proc/kpageflags; -1 if it cannot be read.
+ */
+static int active_count(char *buf, int first, int nr)
+{
+	off_t off = ((uintptr_t)buf / psz + first) * sizeof(uint64_t);
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+	int kpf = open("/proc/kpageflags", O_RDONLY);
+	int i, n = 0;
+
+	for (i = 0; i < nr && n >= 0; i++) {
+		uint64_t ent, flags;
+
+		if (pm < 0 || kpf < 0 ||
+		    pread(pm, &ent, sizeof(ent), off + i * sizeof(ent)) !=
+		    sizeof(ent) || !(ent & PM_PRESENT) ||
+		    pread(kpf, &flags, sizeof(flags),
+			  (ent & PM_PFN_MASK) * sizeof(flags)) != sizeof(flags))
+			n = -1;
+		else
+			n += !!(flags & BIT_ULL(KPF_ACTIVE));
+	}
+	if (pm >= 0)
+		close(pm);
+	if (kpf >= 0)
+		close(kpf);
+	return n;
+}
+
 /* Page [first, first + nr) out to swap; false if they do not all go. */
 static bool pageout(char *buf, int first, int nr)
 {
@@ -94,14 +129,6 @@ static bool touch(char *buf, int first, int nr)
 		ok &= buf[i * psz] == (char)pattern(i) &&
 		      buf[i * psz + psz - 1] == (char)pattern(i);
 	return ok;
-}
-
-static bool have_swap(void)
-{
-	char buf[4096];
-
-	return read_file("/proc/swaps", buf, sizeof(buf)) > 0 &&
-	       strchr(buf, '\n') && strchr(buf, '\n')[1];
 }
 
 FIXTURE(anon)
@@ -143,6 +170,10 @@ FIXTURE_SETUP(anon)
 
 FIXTURE_TEARDOWN(anon)
 {
+	if (lru_gen_saved[0]) {
+		write_str(LRU_GEN, lru_gen_saved);
+		lru_gen_saved[0] = 0;
+	}
 	if (self->old_timeout >= 0)
 		set_knob("anon_timeout", self->old_timeout);
 	if (self->buf != MAP_FAILED)
@@ -329,9 +360,50 @@ TEST_F(anon, not_a_refault)
 }
 
 /*
- * A window restarted or reset: the pages prepaged for it that the app
- * did not use are deactivated, as at an end, and nothing is counted.
- * The restarted window finds the target mapped and prepages nothing.
+ * A page the prepager swaps back in takes the place on the LRU that its
+ * refault gives it, as when the app swaps it in itself: with the classic
+ * LRU (MGLRU off; its generations are not in /proc/kpageflags), pages
+ * evicted a moment ago come back active, the prepaged ones as well as
+ * the ones the app faults in. Unused ones are deactivated at the end.
+ */
+TEST_F(anon, refault_activates)
+{
+	int prepaged, demand;
+
+	if (read_file(LRU_GEN, lru_gen_saved, sizeof(lru_gen_saved)) > 0) {
+		*strchrnul(lru_gen_saved, '\n') = 0;
+		ASSERT_EQ(0, write_str(LRU_GEN, "0"));
+	} else {
+		lru_gen_saved[0] = 0;
+	}
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
+	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(64, stat_of("anon_prepaged"));
+	prepaged = active_count(self->buf, 0, 64);
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(64, stat_of("anon_demoted"));
+	EXPECT_EQ(0, active_count(self->buf, 0, 64));
+
+	ASSERT_TRUE(pageout(self->buf, 0, 64));
+	ASSERT_TRUE(touch(self->buf, 0, 64));
+	demand = active_count(self->buf, 0, 64);
+	EXPECT_EQ(64, demand);
+	EXPECT_EQ(demand, prepaged);
+	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+}
+
+/*
+ * A reset deactivates the pages prepaged for the window that the app did
+ * not use, and counts nothing. A restarted window, instead, keeps what
+ * was prepaged for the window it restarts (it wants the same pages):
+ * nothing is demoted at the restart, the new window finds the target
+ * mapped and prepages nothing, and at its end the pages used since the
+ * last end are hits, those used before the restart too (their accessed
+ * bits count), and the others are deactivated.
  */
 TEST_F(anon, discard_demotes)
 {
@@ -341,24 +413,27 @@ TEST_F(anon, discard_demotes)
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
 	ASSERT_TRUE(touch(self->buf, 0, 48));
-	ASSERT_EQ(0, ctl("start"));
-	EXPECT_EQ(16, stat_of("anon_demoted"));
-	ASSERT_EQ(0, wait_prepaged());
 	ASSERT_EQ(0, ctl("reset"));
 	EXPECT_EQ(16, stat_of("anon_demoted"));
 	EXPECT_EQ(64, stat_of("anon_prepaged"));
 	EXPECT_EQ(0, stat_of("anon_hit"));
 
+	/* The tables are gone: these switches prepage nothing. */
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	EXPECT_EQ(64, stat_of("anon_prepaged"));
 	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
-	ASSERT_TRUE(touch(self->buf, 0, 32));
-	ASSERT_EQ(0, ctl("reset"));
-	EXPECT_EQ(16 + 32, stat_of("anon_demoted"));
+	ASSERT_TRUE(touch(self->buf, 0, 40));
+	ASSERT_EQ(0, ctl("start"));
+	EXPECT_EQ(16, stat_of("anon_demoted"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_TRUE(touch(self->buf, 40, 8));
+	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(128, stat_of("anon_prepaged"));
-	EXPECT_EQ(0, stat_of("anon_hit"));
+	EXPECT_EQ(48, stat_of("anon_hit"));
+	EXPECT_EQ(16 + 16, stat_of("anon_demoted"));
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
 }
 

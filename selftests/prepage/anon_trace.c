@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "prepage_util.h"
 
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
@@ -44,51 +45,6 @@ struct anon_event {
 	int write, zero, sync;
 	char source[16];
 };
-
-static int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	ssize_t ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, val, strlen(val));
-	close(fd);
-	return ret < 0 ? -errno : 0;
-}
-
-static const char *tracefs_root(void)
-{
-	static const char * const roots[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
-	char path[128];
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(roots); i++) {
-		snprintf(path, sizeof(path), "%s/instances", roots[i]);
-		if (!access(path, F_OK))
-			return roots[i];
-	}
-	/* Not mounted yet (a minimal guest): try the canonical place. */
-	if (!mount("tracefs", roots[0], "tracefs", 0, NULL))
-		return roots[0];
-	return NULL;
-}
-
-static bool have_swap(void)
-{
-	char line[256];
-	int lines = 0;
-	FILE *f = fopen("/proc/swaps", "r");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		lines++;
-	fclose(f);
-	return lines > 1;
-}
 
 /* All active swap devices are zram: swap-in must then be synchronous. */
 static bool swap_is_zram(void)
@@ -182,16 +138,16 @@ static int trace_event(const char *inst, const char *event, bool on)
 		snprintf(path, sizeof(path), "%s/events/anon/%s/filter",
 			 inst, event);
 		snprintf(val, sizeof(val), "common_pid == %d", getpid());
-		ret = write_file(path, val);
+		ret = write_str(path, val);
 		if (ret)
 			return ret;
 		snprintf(path, sizeof(path), "%s/trace", inst);
-		ret = write_file(path, "");
+		ret = truncate_file(path);
 		if (ret)
 			return ret;
 	}
 	snprintf(path, sizeof(path), "%s/events/anon/%s/enable", inst, event);
-	return write_file(path, on ? "1" : "0");
+	return write_str(path, on ? "1" : "0");
 }
 
 /* Collect the @event lines of the instance's buffer into @ev. */

@@ -1459,6 +1459,34 @@ TEST_F(file, reset_mid_switch)
 }
 
 /*
+ * start in a window restarts it: what was prepaged is kept for the new
+ * window, which wants the same pages, and not demoted; the accesses made
+ * before the restart are not counted, and as the new window's log lacks
+ * them, no page leaves the target at its end.
+ */
+TEST_F(file, restart_carries_over)
+{
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path, 32 * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_TRUE(touch_read(self->fd, 0, 8));
+	ASSERT_EQ(0, ctl("start"));
+	EXPECT_EQ(1, stat_of("restarts"));
+	EXPECT_EQ(0, stat_of("file_demoted"));
+	ASSERT_EQ(0, wait_prepaged());
+	/* Nothing was left to read. */
+	EXPECT_EQ(32, stat_of("file_prepaged"));
+	ASSERT_TRUE(touch_read(self->fd, 8, 8));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(8, stat_of("file_hit"));
+	EXPECT_EQ(0, stat_of("file_miss"));
+	/* 16-31 were not used; 0-7 were read before the restart. */
+	EXPECT_EQ(16, stat_of("file_demoted"));
+	EXPECT_EQ(32, read_key("/proc/self/prepage", "file_target_pages"));
+}
+
+/*
  * A table replaced mid-switch: the old prepagers stop, what they
  * prepaged is demoted, the window goes on.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the prepage selftests: the /proc/self/prepage* files
- * and the /sys/kernel/mm/prepage knobs.
+ * Helpers shared by the prepage selftests: the /proc/self/prepage* files,
+ * the /sys/kernel/mm/prepage knobs, memory cgroups, swap and tracefs.
  */
 #ifndef PREPAGE_UTIL_H
 #define PREPAGE_UTIL_H
@@ -9,12 +9,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "../kselftest.h"
 
 #define SYSFS		"/sys/kernel/mm/prepage/"
 
@@ -37,6 +40,17 @@ static inline int write_str(const char *path, const char *s)
 	return write_file(path, s, strlen(s));
 }
 
+/* Empty @path (a tracefs instance's trace buffer, say); 0 or -errno. */
+static inline int truncate_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
 /* Read a whole (small) file into @buf; return its length or -errno. */
 static inline int read_file(const char *path, char *buf, size_t size)
 {
@@ -52,6 +66,34 @@ static inline int read_file(const char *path, char *buf, size_t size)
 		return -errno;
 	buf[len] = '\0';
 	return len;
+}
+
+/* Whether a swap device is active. */
+static inline bool have_swap(void)
+{
+	char buf[4096];
+
+	return read_file("/proc/swaps", buf, sizeof(buf)) > 0 &&
+	       strchr(buf, '\n') && strchr(buf, '\n')[1];
+}
+
+/* Where tracefs is; mounted there if it is not yet (a minimal guest). */
+static inline const char *tracefs_root(void)
+{
+	static const char * const roots[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char path[128];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
+		snprintf(path, sizeof(path), "%s/instances", roots[i]);
+		if (!access(path, F_OK))
+			return roots[i];
+	}
+	if (!mount("tracefs", roots[0], "tracefs", 0, NULL))
+		return roots[0];
+	return NULL;
 }
 
 /* The value of "KEY VALUE" line @key in @path (up to 64 KiB), or -1. */

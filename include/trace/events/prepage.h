@@ -110,7 +110,8 @@ TRACE_EVENT(prepage_window_open,
  * @reason: why, &enum prepage_close_reason
  * @duration_ns: how long it was open
  * @logged: the entries of its access log (runs of pages)
- * @dropped: accesses were not logged: the log was full
+ * @dropped: accesses were not logged: the log was full, or the window
+ *	was restarted
  */
 TRACE_EVENT(prepage_window_close,
 
