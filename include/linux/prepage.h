@@ -104,12 +104,13 @@ static inline void prepage_file_added(struct address_space *mapping,
  * prepage_speculative() - whether the current task prepages for an app
  *
  * A page a prepage thread brings back in is not a refault: nobody waits
- * for it, and the app may not use it. workingset_refault() still gives
- * the folio the place on the LRU that its shadow entry asks for, but in a
- * prepage thread it counts no refault, activation or restore (the
- * workingset_* counters of the app's memory cgroup), and the read takes
- * no memory stall (PSI, delay accounting): speculative reads must not
- * read as thrashing. The app waiting for such a folio still stalls.
+ * for it, and the app may not use it. workingset_refault() does nothing
+ * in a prepage thread: speculation is neither counted as refaults (the
+ * workingset_* counters of the app's memory cgroup) nor as memory stalls
+ * (PSI, delay accounting: the folio is not marked workingset), which
+ * read as thrashing, nor fed back into reclaim's balance between anon
+ * and file pages and between MGLRU's tiers. The prepage threads place
+ * what they bring in themselves (active while the window is open).
  *
  * Return: true in a prepage thread.
  */

@@ -19,6 +19,7 @@
 
 #include <linux/kthread.h>
 #include <linux/bitmap.h>
+#include <linux/hugetlb.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/mmu_notifier.h>
@@ -35,6 +36,7 @@
 #include <trace/events/prepage.h>
 #include <asm/tlbflush.h>
 
+#include "../internal.h"
 #include "internal.h"
 
 /* A table entry: the target bit and the windows left before it times out. */
@@ -198,6 +200,14 @@ static void anon_walk_transfer(struct prepage_anon_walk *w,
 		folio_set_young(folio);
 }
 
+/* Activate a folio the prepager faulted in, unless others may map it. */
+static void anon_walk_activate(struct folio *folio)
+{
+	if (folio && folio_test_anon(folio) && !folio_test_ksm(folio) &&
+	    !folio_likely_mapped_shared(folio))
+		folio_activate(folio);
+}
+
 /*
  * Deactivate the folio of page @i, mapped by @ptent, if the page is one
  * of @w->only and its accessed bit is still clear, as MADV_COLD does: it
@@ -301,20 +311,45 @@ static int anon_walk_pte(pte_t *pte, unsigned long addr, unsigned long next,
 	if (!w->clear_young || (w->only && !test_bit(i, w->only)))
 		return 0;
 	/*
-	 * The pages the prepager just faulted in may be in a TLB already:
-	 * flush, or the app's next access would not set the bit again.
+	 * A page the prepager faulted in is protected while the window is
+	 * open, as a prepaged file page is: MGLRU put it in the youngest
+	 * generation already; the classic LRU puts it on the inactive list.
 	 */
-	if (w->own ? ptep_clear_flush_young_notify(walk->vma, addr, pte) :
-	    ptep_clear_young_notify(walk->vma, addr, pte)) {
+	if (w->own && !lru_gen_enabled())
+		anon_walk_activate(vm_normal_folio(walk->vma, addr, ptent));
+	if (ptep_clear_young_notify(walk->vma, addr, pte)) {
 		__set_bit(i, w->young);
 		anon_walk_transfer(w, vm_normal_folio(walk->vma, addr, ptent));
+		if (w->own) {
+			if (!w->flush_end)
+				w->flush_start = addr;
+			w->flush_end = next;
+		}
 	}
 	return 0;
+}
+
+/*
+ * The pages the prepager just faulted in may be in a TLB already (a
+ * speculative fill, or an access of the app): their entries are flushed,
+ * or the app's next access would not set the bit again. One flush for
+ * the pages of a VMA, not one (and an IPI to the CPUs running the app)
+ * per page.
+ */
+static void anon_walk_post_vma(struct mm_walk *walk)
+{
+	struct prepage_anon_walk *w = walk->private;
+
+	if (!w->flush_end)
+		return;
+	flush_tlb_range(walk->vma, w->flush_start, w->flush_end);
+	w->flush_end = 0;
 }
 
 static const struct mm_walk_ops anon_walk_ops = {
 	.pmd_entry	= anon_walk_pmd,
 	.pte_entry	= anon_walk_pte,
+	.post_vma	= anon_walk_post_vma,
 	.walk_lock	= PGWALK_RDLOCK,
 };
 
@@ -328,6 +363,7 @@ static void anon_walk_span(struct mm_struct *mm, struct prepage_anon_walk *w,
 	bitmap_zero(w->present, PTRS_PER_PTE);
 	bitmap_zero(w->young, PTRS_PER_PTE);
 	bitmap_zero(w->swapped, PTRS_PER_PTE);
+	w->flush_end = 0;
 	walk_page_range(mm, first << PAGE_SHIFT, (last + 1) << PAGE_SHIFT,
 			&anon_walk_ops, w);
 }
@@ -822,6 +858,9 @@ static void prepage_anon_span(struct prepage_mm *pm,
 	}
 	if (bitmap_empty(w->faulted, PTRS_PER_PTE))
 		return;
+	/* On the LRU, to be activated (see anon_walk_pte()). */
+	if (!lru_gen_enabled())
+		lru_add_drain();
 	w->clear_young = true;
 	w->only = w->faulted;
 	w->own = true;

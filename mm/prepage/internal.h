@@ -265,8 +265,11 @@ struct prepage_anon_plan {
  * @only:		if not NULL, clear (or deactivate) only those of the
  *			pages set here
  * @own:		the bits to clear were set by the prepager's own
- *			faults: flush each page's TLB entry, and do not
- *			hand the bit to the folio
+ *			faults: flush the TLB entries of the pages cleared
+ *			(once per VMA of the walk), and do not hand the bit
+ *			to the folio
+ * @flush_start:	address of the first page whose entry to flush
+ * @flush_end:		end of the last one; 0 if there is none
  * @demote:		instead of clearing accessed bits, deactivate the
  *			folios of the pages in @only whose bit is clear
  * @demoted:		pages demoted
@@ -286,6 +289,8 @@ struct prepage_anon_walk {
 	bool clear_young;
 	const unsigned long *only;
 	bool own;
+	unsigned long flush_start;
+	unsigned long flush_end;
 	bool demote;
 	unsigned long demoted;
 	unsigned long *present;
