@@ -109,8 +109,8 @@ static inline void prepage_file_added(struct address_space *mapping,
  * workingset_* counters of the app's memory cgroup) nor as memory stalls
  * (PSI, delay accounting: the folio is not marked workingset), which
  * read as thrashing, nor fed back into reclaim's balance between anon
- * and file pages and between MGLRU's tiers. The prepage threads place
- * what they bring in themselves (active while the window is open).
+ * and file pages and between MGLRU's tiers. Such a folio goes on the LRU
+ * active instead, kept while its window is open.
  *
  * Return: true in a prepage thread.
  */

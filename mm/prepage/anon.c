@@ -36,7 +36,6 @@
 #include <trace/events/prepage.h>
 #include <asm/tlbflush.h>
 
-#include "../internal.h"
 #include "internal.h"
 
 /* A table entry: the target bit and the windows left before it times out. */
@@ -200,14 +199,6 @@ static void anon_walk_transfer(struct prepage_anon_walk *w,
 		folio_set_young(folio);
 }
 
-/* Activate a folio the prepager faulted in, unless others may map it. */
-static void anon_walk_activate(struct folio *folio)
-{
-	if (folio && folio_test_anon(folio) && !folio_test_ksm(folio) &&
-	    !folio_likely_mapped_shared(folio))
-		folio_activate(folio);
-}
-
 /*
  * Deactivate the folio of page @i, mapped by @ptent, if the page is one
  * of @w->only and its accessed bit is still clear, as MADV_COLD does: it
@@ -310,13 +301,6 @@ static int anon_walk_pte(pte_t *pte, unsigned long addr, unsigned long next,
 	}
 	if (!w->clear_young || (w->only && !test_bit(i, w->only)))
 		return 0;
-	/*
-	 * A page the prepager faulted in is protected while the window is
-	 * open, as a prepaged file page is: MGLRU put it in the youngest
-	 * generation already; the classic LRU puts it on the inactive list.
-	 */
-	if (w->own && !lru_gen_enabled())
-		anon_walk_activate(vm_normal_folio(walk->vma, addr, ptent));
 	if (ptep_clear_young_notify(walk->vma, addr, pte)) {
 		__set_bit(i, w->young);
 		anon_walk_transfer(w, vm_normal_folio(walk->vma, addr, ptent));
@@ -858,9 +842,6 @@ static void prepage_anon_span(struct prepage_mm *pm,
 	}
 	if (bitmap_empty(w->faulted, PTRS_PER_PTE))
 		return;
-	/* On the LRU, to be activated (see anon_walk_pte()). */
-	if (!lru_gen_enabled())
-		lru_add_drain();
 	w->clear_young = true;
 	w->only = w->faulted;
 	w->own = true;
@@ -930,8 +911,11 @@ static void prepage_anon_plan(struct prepage_mm *pm)
 		if (n == t->nr_targets)
 			break;
 		if (!(n % PTRS_PER_PTE)) {
-			if (READ_ONCE(pm->anon_stop))
-				break;
+			if (READ_ONCE(pm->anon_stop)) {
+				/* A plan cut short must not be kept. */
+				kvfree(plan);
+				return;
+			}
 			cond_resched();
 		}
 	}
@@ -1044,7 +1028,10 @@ void prepage_anon_prepage_start(struct prepage_mm *pm)
 	    !prepage_nr_anon_workers)
 		return;
 	atomic_inc(&pm->anon_prepaging);
-	kthread_queue_work(prepage_anon_workers[0], &pm->anon_work[0].work);
+	/* Not pending: every window's prepagers are stopped first. */
+	if (WARN_ON_ONCE(!kthread_queue_work(prepage_anon_workers[0],
+					     &pm->anon_work[0].work)))
+		prepage_anon_prepage_done(pm);
 }
 
 /**

@@ -777,8 +777,10 @@ static pid_t prepage_owner_pid(struct mm_struct *mm)
  * far is neither counted nor learned from (the accessed bits its
  * accesses set count in the new window), but what was prepaged for it
  * is carried over and the prepagers go on with the same plan: the new
- * window wants the same pages. As the new log lacks the accesses before
- * the restart, no prepaged page leaves the target at the new end.
+ * window wants the same pages, within the budget of the window it
+ * restarts. As the new log lacks the accesses before the restart, no
+ * prepaged file page leaves the target at the new end (anonymous use is
+ * read from the accessed bits, which span the restart).
  *
  * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EINTR if
  * interrupted by a fatal signal.
@@ -823,9 +825,13 @@ int prepage_switch_start(struct prepage_mm *pm)
 	pm->pid = prepage_owner_pid(pm->slot.mm);
 	trace_prepage_window_open(pm->slot.mm, pm->pid, restart);
 	prepage_stat_add(pm, PREPAGE_STAT_SWITCHES, 1);
-	atomic_long_set(&pm->budget, (unsigned long)
-			READ_ONCE(prepage_max_switch_kbytes) >> (PAGE_SHIFT - 10));
-	atomic_set(&pm->budget_spent, 0);
+	/* A restarted window goes on with what is left of its budget. */
+	if (!restart) {
+		atomic_long_set(&pm->budget, (unsigned long)
+				READ_ONCE(prepage_max_switch_kbytes) >>
+				(PAGE_SHIFT - 10));
+		atomic_set(&pm->budget_spent, 0);
+	}
 	if (READ_ONCE(prepage_file_enabled))
 		prepage_file_prepage_start(pm);
 	if (READ_ONCE(prepage_anon_enabled))
@@ -1108,8 +1114,10 @@ void prepage_disable(void)
 		prepage_mm_put(pm);
 	}
 	/*
-	 * Only once every prepager stopped: while one runs, the hooks must
-	 * still tell its reads from the app's.
+	 * Only once the prepagers of every state shut down here stopped:
+	 * while one runs, the hooks must still tell its reads from the
+	 * app's. (A state its exiting address space shut down itself is
+	 * not waited for.)
 	 */
 	static_branch_disable(&prepage_key);
 	mutex_unlock(&prepage_admin_lock);

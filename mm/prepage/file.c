@@ -1045,7 +1045,9 @@ void prepage_file_prepage_start(struct prepage_mm *pm)
 		f->pass = 0;
 		f->next = 0;
 		atomic_inc(&pm->file_prepaging);
-		kthread_queue_work(f->worker, &f->work);
+		/* Not pending: every window's prepagers are stopped first. */
+		if (WARN_ON_ONCE(!kthread_queue_work(f->worker, &f->work)))
+			prepage_file_prepage_done(pm);
 	}
 }
 

@@ -90,9 +90,11 @@ static int active_count(char *buf, int first, int nr)
 	for (i = 0; i < nr && n >= 0; i++) {
 		uint64_t ent, flags;
 
+		/* The PFN is 0 without CAP_SYS_ADMIN: no answer then. */
 		if (pm < 0 || kpf < 0 ||
 		    pread(pm, &ent, sizeof(ent), off + i * sizeof(ent)) !=
 		    sizeof(ent) || !(ent & PM_PRESENT) ||
+		    !(ent & PM_PFN_MASK) ||
 		    pread(kpf, &flags, sizeof(flags),
 			  (ent & PM_PFN_MASK) * sizeof(flags)) != sizeof(flags))
 			n = -1;
@@ -363,9 +365,9 @@ TEST_F(anon, not_a_refault)
  * Pages the prepager swaps in are protected while the window is open,
  * as prepaged file pages are: with the classic LRU (MGLRU off; its
  * generations are not in /proc/kpageflags) they are active, where a
- * swap-in fault alone leaves them inactive. At the end the ones the app
- * used stay active, the others are deactivated. (Pages the app faults
- * in itself come back active too, as refaults evicted a moment ago.)
+ * swap-in fault alone leaves them inactive unless its refault is recent.
+ * At the end the ones the app used stay active, the others are
+ * deactivated.
  */
 TEST_F(anon, active_in_window)
 {
@@ -389,10 +391,6 @@ TEST_F(anon, active_in_window)
 	EXPECT_EQ(32, stat_of("anon_demoted"));
 	EXPECT_EQ(32, active_count(self->buf, 0, 32));
 	EXPECT_EQ(0, active_count(self->buf, 32, 32));
-
-	ASSERT_TRUE(pageout(self->buf, 0, 64));
-	ASSERT_TRUE(touch(self->buf, 0, 64));
-	EXPECT_EQ(64, active_count(self->buf, 0, 64));
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
 }
 

@@ -112,6 +112,7 @@ FIXTURE(trace)
 {
 	char inst[256];
 	char out[4096];
+	long old_budget;	/* max_switch_kbytes to restore, or -1 */
 };
 
 FIXTURE_SETUP(trace)
@@ -121,6 +122,7 @@ FIXTURE_SETUP(trace)
 
 	psz = sysconf(_SC_PAGESIZE);
 	self->inst[0] = '\0';
+	self->old_budget = -1;
 	if (prepage_unavailable())
 		SKIP(return, "%s", prepage_unavailable());
 	root = tracefs_root();
@@ -141,6 +143,8 @@ FIXTURE_SETUP(trace)
 
 FIXTURE_TEARDOWN(trace)
 {
+	if (self->old_budget >= 0)
+		set_knob("max_switch_kbytes", self->old_budget);
 	if (self->inst[0])
 		rmdir(self->inst);
 }
@@ -193,7 +197,6 @@ static bool all_cached(int fd)
 TEST_F(trace, windows)
 {
 	char path[PATH_MAX], ino[32], line[PATH_MAX + 64], want[1024];
-	long old_budget;
 	int fd;
 
 	fd = test_file(path, ino, sizeof(ino));
@@ -208,12 +211,11 @@ TEST_F(trace, windows)
 	ASSERT_EQ(0, wait_prepaged());
 	ASSERT_EQ(0, ctl("end"));
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	old_budget = set_knob("max_switch_kbytes", 0);
-	ASSERT_LE(0, old_budget);
+	self->old_budget = set_knob("max_switch_kbytes", 0);
+	ASSERT_LE(0, self->old_budget);
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
 	ASSERT_EQ(0, ctl("reset"));
-	set_knob("max_switch_kbytes", old_budget);
 
 	snprintf(want, sizeof(want),
 		 "window_open restart=0\n"

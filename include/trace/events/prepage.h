@@ -23,7 +23,8 @@
  * enum prepage_close_reason - why a switch window closed
  * @PREPAGE_CLOSE_END: "end" was written: the window is counted and
  *	learned from
- * @PREPAGE_CLOSE_RESTART: "start" was written in the window: discarded
+ * @PREPAGE_CLOSE_RESTART: "start" was written in the window: its log is
+ *	dropped, what was prepaged goes on in the new window
  * @PREPAGE_CLOSE_RESET: "reset" was written in the window: discarded
  * @PREPAGE_CLOSE_GONE: the address space went away, or prepage was
  *	disabled
@@ -41,7 +42,8 @@ enum prepage_close_reason {
  * @PREPAGE_STOP_BUDGET: the window's max_switch_kbytes was spent
  * @PREPAGE_STOP_CLOSED: the window closed, or its table was replaced,
  *	before they were done
- * @PREPAGE_STOP_NOMEM: no memory to record what they prepaged
+ * @PREPAGE_STOP_NOMEM: no memory to plan the window or to record what
+ *	they prepaged
  */
 enum prepage_stop_reason {
 	PREPAGE_STOP_DONE,
@@ -79,7 +81,8 @@ TRACE_DEFINE_ENUM(PREPAGE_STOP_NOMEM);
  * prepage_window_open - a switch window opened ("start")
  * @mm: the app's address space, printed hashed; only an identity
  * @pid: the process that owns it
- * @restart: a window was open, and was discarded
+ * @restart: a window was open, and this one goes on with what was
+ *	prepaged for it
  */
 TRACE_EVENT(prepage_window_open,
 
