@@ -36,6 +36,7 @@
 #include <trace/events/prepage.h>
 #include <asm/tlbflush.h>
 
+#include "../internal.h"
 #include "internal.h"
 
 /* A table entry: the target bit and the windows left before it times out. */
@@ -187,15 +188,24 @@ static void anon_walk_free(struct prepage_anon_walk *w)
 }
 
 /*
- * An accessed bit the engine clears for its own bookkeeping is handed to
- * the folio (as page_idle and DAMON do), so that reclaim still sees the
- * access. Not when the access was the prepager's own fault: a page
- * brought in speculatively must not look used.
+ * An accessed bit the engine clears for its own bookkeeping is handed on,
+ * so that reclaim still sees the access. The classic LRU reads it from
+ * the folio when it tests the references of a folio it would reclaim (as
+ * for page_idle and DAMON). MGLRU's aging reads accessed bits from the
+ * page tables only, and would take the page for one not used since the
+ * last aging: it would reach the oldest generation and cost an rmap walk
+ * there to be rescued. It gets what its aging does with a set bit, a move
+ * to the youngest generation. Not when the access was the prepager's own
+ * fault: a page brought in speculatively must not look used.
  */
 static void anon_walk_transfer(struct prepage_anon_walk *w,
 			       struct folio *folio)
 {
-	if (folio && !w->own)
+	if (!folio || w->own)
+		return;
+	if (lru_gen_enabled())
+		folio_activate(folio);
+	else
 		folio_set_young(folio);
 }
 

@@ -395,6 +395,39 @@ TEST_F(anon, active_in_window)
 }
 
 /*
+ * MGLRU's aging reads accessed bits from the page tables only. The end of
+ * a window clears the bits of the pages the app used, and moves each of
+ * them to the youngest generation, as the aging would have on seeing its
+ * bit (counted in pgactivate): 32 used of 64 prepaged, 32 activations.
+ * The pages not used are not moved up (they are demoted).
+ */
+TEST_F(anon, mglru_used_stay_young)
+{
+	long activated;
+
+	if (read_file(LRU_GEN, lru_gen_saved, sizeof(lru_gen_saved)) <= 0)
+		SKIP(return, "no MGLRU (CONFIG_LRU_GEN)");
+	*strchrnul(lru_gen_saved, '\n') = 0;
+	ASSERT_EQ(0, write_str(LRU_GEN, "y"));
+	if (vmstat_of("pgactivate") < 0)
+		SKIP(return, "no pgactivate (CONFIG_VM_EVENT_COUNTERS)");
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(64, stat_of("anon_prepaged"));
+	ASSERT_TRUE(touch(self->buf, 0, 32));
+	activated = vmstat_of("pgactivate");
+	/* The end drains every CPU's LRU batches before it demotes. */
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(32, stat_of("anon_hit"));
+	EXPECT_EQ(32, stat_of("anon_demoted"));
+	EXPECT_EQ(32, vmstat_of("pgactivate") - activated);
+	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+}
+
+/*
  * A reset deactivates the pages prepaged for the window that the app did
  * not use, and counts nothing. A restarted window, instead, keeps what
  * was prepaged for the window it restarts (it wants the same pages):

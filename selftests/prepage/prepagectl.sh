@@ -1,0 +1,180 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Test tools/mm/prepagectl against the kernel: each command does what it
+# says and each bad input gets its message and exit status and changes
+# nothing. Needs root, CONFIG_PREPAGE, and a directory of a disk file
+# system in PREPAGE_TESTDIR (its pages can be evicted and read back).
+
+DIR="$(dirname "$(readlink -f "$0")")"
+. "$DIR"/../kselftest/ktap_helpers.sh
+
+CTL="$DIR/prepagectl"
+SYSFS=/sys/kernel/mm/prepage
+PSZ=$(awk '/^KernelPageSize:/ { print $2 * 1024; exit }' /proc/self/smaps)
+
+ktap_print_header
+[ "$(id -u)" = 0 ] || { ktap_skip_all "needs root"; exit "$KSFT_SKIP"; }
+[ -d "$SYSFS" ] || { ktap_skip_all "no CONFIG_PREPAGE"; exit "$KSFT_SKIP"; }
+[ -x "$CTL" ] || { ktap_skip_all "prepagectl not built"; exit "$KSFT_SKIP"; }
+[ -d "${PREPAGE_TESTDIR:-}" ] ||
+	{ ktap_skip_all "PREPAGE_TESTDIR: no disk directory"; exit "$KSFT_SKIP"; }
+ktap_set_plan 9
+
+WORK=$(mktemp -d "$PREPAGE_TESTDIR/prepagectl.XXXXXX")
+ENABLED=$(cat "$SYSFS/enabled")
+PID=
+cleanup() {
+	[ -n "$PID" ] && kill "$PID" 2>/dev/null
+	echo "$ENABLED" > "$SYSFS/enabled"
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+echo 1 > "$SYSFS/enabled"
+
+# A process to act on, and a 16-page file of its own.
+sleep 1000 &
+PID=$!
+DATA="$WORK/data file"
+dd if=/dev/zero of="$DATA" bs="$PSZ" count=16 2>/dev/null
+ESC=$(printf '%s' "$DATA" | sed 's/ /\\040/g')
+
+# run EXPECTED_STATUS MESSAGE_PART CMD...: the status is exact, the
+# message (standard error) contains MESSAGE_PART.
+run() {
+	want=$1 msg=$2
+	shift 2
+	"$@" > "$WORK/out" 2> "$WORK/err"
+	got=$?
+	if [ "$got" != "$want" ]; then
+		ktap_print_msg "$*: exit $got, expected $want"
+		cat "$WORK/err" | sed 's/^/# /'
+		return 1
+	fi
+	if [ -n "$msg" ] && ! grep -qF -- "$msg" "$WORK/err"; then
+		ktap_print_msg "$*: no '$msg' in: $(cat "$WORK/err")"
+		return 1
+	fi
+	return 0
+}
+
+# The value of KEY in the process's prepage_stat.
+stat_of() {
+	awk -v k="$1" '$1 == k { print $2 }' "/proc/$PID/prepage_stat"
+}
+
+test_usage() {
+	run 2 "usage:" "$CTL" &&
+	run 2 "usage:" "$CTL" frobnicate -p "$PID" &&
+	run 2 "needs -p PID" "$CTL" dump &&
+	run 2 "bad process id 'x1'" "$CTL" dump -p x1 &&
+	run 2 "usage:" "$CTL" switch -p "$PID" sideways
+}
+
+test_no_process() {
+	run 1 "no process 2147483647" "$CTL" dump -p 2147483647 &&
+	run 1 "no process 2147483647" "$CTL" switch -p 2147483647 start
+}
+
+test_round_trip() {
+	printf '%s 0:%d target=%d:%d\nanon 0x10000:4 target=1 timeout=3\n' \
+		"$ESC" $((16 * PSZ)) $((4 * PSZ)) $((4 * PSZ)) > "$WORK/table"
+	run 0 "" "$CTL" load -p "$PID" "$WORK/table" &&
+	run 0 "" "$CTL" dump -p "$PID" -o "$WORK/dump1" &&
+	grep -qF "$ESC 0:$((16 * PSZ)) " "$WORK/dump1" &&
+	grep -qF "target=$((4 * PSZ)):$((4 * PSZ))" "$WORK/dump1" &&
+	grep -q "^anon 0x10000:4 target=1 timeout=3" "$WORK/dump1" &&
+	run 0 "" "$CTL" reset -p "$PID" &&
+	[ "$(stat_of files)" = 0 ] &&
+	run 0 "" "$CTL" load -p "$PID" - < "$WORK/dump1" &&
+	run 0 "" "$CTL" dump -p "$PID" -o "$WORK/dump2" &&
+	cmp -s "$WORK/dump1" "$WORK/dump2" &&
+	[ "$(stat_of file_target_pages)" = 4 ] &&
+	[ "$(stat_of anon_target_pages)" = 4 ]
+}
+
+# A malformed table is reported by line, and the tables stay as they were.
+test_malformed() {
+	printf '%s 0:%d\n\n%s 0:%d target=some\n' "$ESC" $((16 * PSZ)) \
+		"$ESC" $((16 * PSZ)) > "$WORK/bad"
+	"$CTL" dump -p "$PID" > "$WORK/before" &&
+	run 2 "bad:3: expected OFF:LEN" "$CTL" load -p "$PID" "$WORK/bad" &&
+	printf 'data 0:%d\n' "$PSZ" > "$WORK/bad" &&
+	run 2 "bad:1: a path must be absolute" "$CTL" load -p "$PID" "$WORK/bad" &&
+	printf 'anon 0x10000:4 target=1\n' > "$WORK/bad" &&
+	run 2 "bad:1: an anon line needs target= and timeout=" \
+		"$CTL" load -p "$PID" "$WORK/bad" &&
+	printf '\n \n' > "$WORK/bad" &&
+	run 2 "bad: no table line" "$CTL" load -p "$PID" "$WORK/bad" &&
+	run 1 "$WORK/none" "$CTL" load -p "$PID" "$WORK/none" &&
+	"$CTL" dump -p "$PID" > "$WORK/after" &&
+	cmp -s "$WORK/before" "$WORK/after"
+}
+
+# What the kernel refuses is reported, and nothing is loaded.
+test_refused() {
+	"$CTL" dump -p "$PID" > "$WORK/before" &&
+	printf '%s/missing 0:%d\n' "$WORK" "$PSZ" > "$WORK/bad" &&
+	run 1 "cannot be opened by process $PID" \
+		"$CTL" load -p "$PID" "$WORK/bad" &&
+	printf '%s 0:%d target=0:%d\n' "$ESC" "$PSZ" $((2 * PSZ)) > "$WORK/bad" &&
+	run 1 "nothing was loaded" "$CTL" load -p "$PID" "$WORK/bad" &&
+	run 1 "permission denied" su -s /bin/sh -c "$CTL dump -p $PID" nobody &&
+	"$CTL" dump -p "$PID" > "$WORK/after" &&
+	cmp -s "$WORK/before" "$WORK/after"
+}
+
+test_disabled() {
+	echo 0 > "$SYSFS/enabled"
+	run 1 "prepage is disabled" "$CTL" load -p "$PID" "$WORK/table" &&
+	run 1 "prepage is disabled" "$CTL" switch -p "$PID" start
+	ret=$?
+	echo 1 > "$SYSFS/enabled"
+	return $ret
+}
+
+# One window, counted once; a second end is refused.
+test_switch_stat() {
+	sw=$(stat_of switches)
+	run 0 "" "$CTL" switch -p "$PID" start &&
+	grep -qx "state switching" "/proc/$PID/prepage" &&
+	run 0 "" "$CTL" switch -p "$PID" end &&
+	run 1 "process $PID has no open switch window" \
+		"$CTL" switch -p "$PID" end &&
+	[ "$(stat_of switches)" = $((sw + 1)) ] &&
+	run 0 "" "$CTL" stat -p "$PID" &&
+	grep -q "^$PID sleep: $((sw + 1)) switches" "$WORK/out" &&
+	run 0 "" "$CTL" stat -p "$PID" --json &&
+	grep -qF "\"pid\": $PID, \"comm\": \"sleep\", \"switches\": $((sw + 1))," \
+		"$WORK/out" &&
+	run 0 "" "$CTL" stat --json &&
+	grep -qF "\"pid\": $PID," "$WORK/out"
+}
+
+# The userspace replay reads the target ranges and advises the target
+# anonymous pages: 4 file pages and the one page of the anon line.
+test_replay() {
+	addr=$(awk '/\[stack\]/ { split($1, r, "-"); print "0x" r[1]; exit }' \
+		"/proc/$PID/maps")
+	{
+		printf '%s 0:%d target=%d:%d\n' "$ESC" $((16 * PSZ)) \
+			$((4 * PSZ)) $((4 * PSZ))
+		printf 'anon %s:1 target=1 timeout=3\n' "$addr"
+		printf 'anon 0x10000:4 target=0 timeout=3\n'
+	} > "$WORK/replay"
+	run 0 "" "$CTL" replay -p "$PID" "$WORK/replay" &&
+	grep -qx "replayed 4 file pages, 1 anonymous pages" "$WORK/out"
+}
+
+test_reset() {
+	run 0 "" "$CTL" reset -p "$PID" &&
+	run 0 "" "$CTL" dump -p "$PID" &&
+	[ ! -s "$WORK/out" ] &&
+	[ "$(stat_of anon_target_pages)" = 0 ]
+}
+
+for t in usage no_process round_trip malformed refused disabled \
+	 switch_stat replay reset; do
+	ktap_test_result "prepagectl.$t" "test_$t"
+done
+ktap_finished
