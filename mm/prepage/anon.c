@@ -191,19 +191,20 @@ static void anon_walk_free(struct prepage_anon_walk *w)
  * An accessed bit the engine clears for its own bookkeeping is handed on,
  * so that reclaim still sees the access. The classic LRU reads it from
  * the folio when it tests the references of a folio it would reclaim (as
- * for page_idle and DAMON). MGLRU's aging reads accessed bits from the
- * page tables only, and would take the page for one not used since the
- * last aging: it would reach the oldest generation and cost an rmap walk
- * there to be rescued. It gets what its aging does with a set bit, a move
- * to the youngest generation. Not when the access was the prepager's own
- * fault: a page brought in speculatively must not look used.
+ * for page_idle and DAMON). MGLRU's aging finds accesses in the page
+ * tables, and would take the page for one not used since the last aging:
+ * it would reach the oldest generation, to be rescued there by an rmap
+ * walk. It gets what the aging does with a set bit, a move to the
+ * youngest generation (or PG_young, if the folio is not on an LRU list).
+ * Not when the access was the prepager's own fault: a page brought in
+ * speculatively must not look used.
  */
 static void anon_walk_transfer(struct prepage_anon_walk *w,
 			       struct folio *folio)
 {
 	if (!folio || w->own)
 		return;
-	if (lru_gen_enabled())
+	if (lru_gen_enabled() && folio_test_lru(folio))
 		folio_activate(folio);
 	else
 		folio_set_young(folio);

@@ -395,11 +395,12 @@ TEST_F(anon, active_in_window)
 }
 
 /*
- * MGLRU's aging reads accessed bits from the page tables only. The end of
+ * MGLRU's aging finds accesses in the page tables. The end of
  * a window clears the bits of the pages the app used, and moves each of
  * them to the youngest generation, as the aging would have on seeing its
- * bit (counted in pgactivate): 32 used of 64 prepaged, 32 activations.
- * The pages not used are not moved up (they are demoted).
+ * bit (counted in pgactivate): 32 used of 64 prepaged, 32 activations
+ * (more only from whatever else the system does meanwhile). The pages
+ * not used are not moved up (they are demoted).
  */
 TEST_F(anon, mglru_used_stay_young)
 {
@@ -423,7 +424,10 @@ TEST_F(anon, mglru_used_stay_young)
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(32, stat_of("anon_hit"));
 	EXPECT_EQ(32, stat_of("anon_demoted"));
-	EXPECT_EQ(32, vmstat_of("pgactivate") - activated);
+	activated = vmstat_of("pgactivate") - activated;
+	/* All the used pages, not the others (or not all of them). */
+	EXPECT_LE(32, activated);
+	EXPECT_GT(64, activated);
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
 }
 

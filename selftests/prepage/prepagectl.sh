@@ -30,11 +30,19 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM
 echo 1 > "$SYSFS/enabled"
 
-# A process to act on, and a 16-page file of its own.
+# A process to act on (once it runs sleep: its tables are per address
+# space, and the exec replaces it), and a 16-page file.
 sleep 1000 &
 PID=$!
+for i in $(seq 50); do
+	[ "$(cat /proc/$PID/comm 2>/dev/null)" = sleep ] && break
+	sleep 0.1
+done
+[ "$(cat /proc/$PID/comm 2>/dev/null)" = sleep ] ||
+	ktap_exit_fail_msg "the target process does not run sleep"
 DATA="$WORK/data file"
 dd if=/dev/zero of="$DATA" bs="$PSZ" count=16 2>/dev/null
 ESC=$(printf '%s' "$DATA" | sed 's/ /\\040/g')
@@ -119,7 +127,7 @@ test_refused() {
 		"$CTL" load -p "$PID" "$WORK/bad" &&
 	printf '%s 0:%d target=0:%d\n' "$ESC" "$PSZ" $((2 * PSZ)) > "$WORK/bad" &&
 	run 1 "nothing was loaded" "$CTL" load -p "$PID" "$WORK/bad" &&
-	run 1 "permission denied" su -s /bin/sh -c "$CTL dump -p $PID" nobody &&
+	run 1 "permission denied" su -s /bin/sh -c "'$CTL' dump -p $PID" nobody &&
 	"$CTL" dump -p "$PID" > "$WORK/after" &&
 	cmp -s "$WORK/before" "$WORK/after"
 }
@@ -151,8 +159,28 @@ test_switch_stat() {
 	grep -qF "\"pid\": $PID," "$WORK/out"
 }
 
-# The userspace replay reads the target ranges and advises the target
-# anonymous pages: 4 file pages and the one page of the anon line.
+# Evict the file's pages (clean: written back first).
+evict() {
+	sync
+	echo 1 > /proc/sys/vm/drop_caches
+}
+
+# One window of the process; how many file pages prepage brought in.
+window_prepaged() {
+	before=$(stat_of file_prepaged)
+	"$CTL" switch -p "$PID" start || return 1
+	for i in $(seq 100); do
+		grep -qx "prepaging 0" "/proc/$PID/prepage" && break
+		sleep 0.1
+	done
+	"$CTL" switch -p "$PID" end || return 1
+	echo $(($(stat_of file_prepaged) - before))
+}
+
+# The userspace replay reads the target ranges of the file and advises
+# the target anonymous ranges (here one present page of the stack). The
+# engine, a table with the same target, then finds the 4 pages cached
+# and brings in none of them; without the replay it brings in 4.
 test_replay() {
 	addr=$(awk '/\[stack\]/ { split($1, r, "-"); print "0x" r[1]; exit }' \
 		"/proc/$PID/maps")
@@ -162,11 +190,20 @@ test_replay() {
 		printf 'anon %s:1 target=1 timeout=3\n' "$addr"
 		printf 'anon 0x10000:4 target=0 timeout=3\n'
 	} > "$WORK/replay"
+	"$CTL" reset -p "$PID" &&
+	head -1 "$WORK/replay" > "$WORK/table4" &&
+	"$CTL" load -p "$PID" "$WORK/table4" &&
+	evict &&
 	run 0 "" "$CTL" replay -p "$PID" "$WORK/replay" &&
-	grep -qx "replayed 4 file pages, 1 anonymous pages" "$WORK/out"
+	grep -qx "replayed 4 file pages, 1 anonymous pages" "$WORK/out" &&
+	[ "$(window_prepaged)" = 0 ] &&
+	evict &&
+	[ "$(window_prepaged)" = 4 ]
 }
 
 test_reset() {
+	run 0 "" "$CTL" load -p "$PID" "$WORK/table" &&
+	[ "$(stat_of anon_target_pages)" = 4 ] &&
 	run 0 "" "$CTL" reset -p "$PID" &&
 	run 0 "" "$CTL" dump -p "$PID" &&
 	[ ! -s "$WORK/out" ] &&

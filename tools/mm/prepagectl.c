@@ -38,6 +38,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #define SYSFS_PREPAGE	"/sys/kernel/mm/prepage"
 /* The most a table write may hold (the kernel's limit). */
@@ -86,10 +87,10 @@ static const char usage_text[] =
 "Exit status: 0 done, 1 refused (no such process, no permission, prepage\n"
 "disabled, a line the kernel rejects), 2 bad usage or malformed table.\n";
 
-static void print_usage(void)
+static void print_usage(int status)
 {
-	fputs(usage_text, stderr);
-	exit(EXIT_USAGE);
+	fputs(usage_text, status ? stderr : stdout);
+	exit(status);
 }
 
 /* ---- the process and the kernel interface ------------------------------ */
@@ -210,17 +211,24 @@ static int parse_pid(const char *s)
 
 /* ---- table lines --------------------------------------------------------- */
 
+/*
+ * The grammar is the kernel's (Documentation/ABI/testing/procfs-prepage),
+ * tokenized as the kernel does (mm/prepage/file.c, anon.c, core.c), so
+ * that a table the kernel would reject for its syntax is reported here,
+ * by line, before anything is written.
+ */
+
 struct range {
-	unsigned long start, len;	/* bytes for files, pages for anon */
+	uint64_t start, len;	/* bytes */
 };
 
 struct line {
 	bool anon;
-	char path[PATH_MAX];
+	char *path;			/* unescaped, in the line's buffer */
 	struct range *cand, *target;	/* file: byte ranges */
 	int nr_cand, nr_target;
 	bool target_none, target_given;
-	unsigned long addr, nr_pages;	/* anon */
+	uint64_t addr, nr_pages;	/* anon */
 	bool anon_target;
 };
 
@@ -231,217 +239,235 @@ static void line_free(struct line *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static bool parse_ulong(const char *s, const char **end, unsigned long *val)
+/* Decimal, or hexadecimal with a 0x prefix; no octal (the kernel's rule). */
+static bool parse_u64(const char *s, uint64_t *val)
 {
-	char *e;
+	int base = 10;
+	char *end;
 
-	if (!isdigit((unsigned char)*s))
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		base = 16;
+	} else if (*s == '+') {
+		s++;
+	}
+	if (!isxdigit((unsigned char)*s) || (base == 10 && !isdigit((unsigned char)*s)))
 		return false;
 	errno = 0;
-	*val = strtoul(s, &e, 0);
-	if (errno)
-		return false;
-	*end = e;
-	return true;
+	*val = strtoull(s, &end, base);
+	return !errno && !*end;
 }
 
-static bool parse_decimal(const char *s, const char **end, unsigned long *val)
+static bool parse_dec_u64(const char *s, uint64_t *val)
 {
-	char *e;
-
-	if (!isdigit((unsigned char)*s))
-		return false;
-	errno = 0;
-	*val = strtoul(s, &e, 10);
-	if (errno)
-		return false;
-	*end = e;
-	return true;
+	return s[0] != '0' || (s[1] != 'x' && s[1] != 'X') ? parse_u64(s, val) : false;
 }
 
-/* "OFF:LEN[,OFF:LEN...]", page aligned byte ranges, up to the next blank. */
-static const char *parse_ranges(const char *s, struct range **out, int *nr)
+/* "OFF:LEN[,OFF:LEN...]": page aligned byte ranges within a file's size. */
+static const char *parse_ranges(char *s, struct range **out, int *nr)
 {
+	char *range;
 	int cap = 0;
 
-	*out = NULL;
-	*nr = 0;
-	for (;;) {
-		unsigned long off, len;
+	while ((range = strsep(&s, ","))) {
+		char *len = strchr(range, ':');
+		uint64_t off, bytes;
 
-		if (!parse_ulong(s, &s, &off) || *s++ != ':' ||
-		    !parse_ulong(s, &s, &len))
+		if (!len)
 			return "expected OFF:LEN";
-		if (!len || off % page_size || len % page_size ||
-		    off + len < off)
+		*len++ = 0;
+		if (!parse_u64(range, &off) || !parse_u64(len, &bytes))
+			return "expected OFF:LEN, numbers in decimal or 0x hexadecimal";
+		if (!bytes || off % page_size || bytes % page_size)
 			return "a range must be page aligned and not empty";
+		if (off > (uint64_t)LLONG_MAX - bytes)
+			return "a range ends past the largest file size";
 		if (*nr == cap) {
 			cap = cap ? 2 * cap : 8;
 			*out = realloc(*out, cap * sizeof(**out));
 			if (!*out)
 				fatal(EXIT_REFUSED, "out of memory");
 		}
-		(*out)[(*nr)++] = (struct range){ off, len };
-		if (*s != ',')
-			break;
-		s++;
+		(*out)[(*nr)++] = (struct range){ off, bytes };
 	}
-	if (*s && !isspace((unsigned char)*s))
-		return "junk after the ranges";
 	return NULL;
 }
 
-/* A path as the table writes it: octal escapes for blanks and backslash. */
-static const char *parse_path(const char *s, const char **end, char *path)
+/* Octal escapes (\ and 1-3 octal digits) in place, as string_unescape(). */
+static const char *unescape_path(char *path)
 {
-	size_t n = 0;
+	char *in = path, *out = path;
 
-	if (*s != '/')
-		return "a path must be absolute";
-	while (*s && !isspace((unsigned char)*s)) {
-		char c = *s++;
+	while (*in) {
+		if (in[0] == '\\' && in[1] >= '0' && in[1] <= '7') {
+			int v = 0, n;
 
-		if (c == '\\') {
-			if (s[0] < '0' || s[0] > '3' || s[1] < '0' || s[1] > '7' ||
-			    s[2] < '0' || s[2] > '7')
-				return "bad escape in the path";
-			c = (s[0] - '0') << 6 | (s[1] - '0') << 3 | (s[2] - '0');
-			s += 3;
-			if (!c)
+			for (n = 0, in++; n < 3 && *in >= '0' && *in <= '7'; n++)
+				v = v * 8 + *in++ - '0';
+			if (!(v & 0xff))
 				return "NUL in the path";
+			*out++ = v;
+		} else {
+			*out++ = *in++;
 		}
-		if (n == PATH_MAX - 1)
-			return "path too long";
-		path[n++] = c;
 	}
-	path[n] = 0;
-	*end = s;
+	*out = 0;
 	return NULL;
 }
 
-static const char *skip_blanks(const char *s)
+static const char *parse_file_field(char *field, struct line *l, bool *seen)
 {
-	while (*s == ' ' || *s == '\t')
+	char *val = strchr(field, '=');
+	uint64_t v;
+
+	if (!val)
+		return "a field is NAME=VALUE";
+	*val++ = 0;
+	if (!strcmp(field, "ino") && !seen[0]) {
+		seen[0] = true;
+		return parse_u64(val, &v) ? NULL : "ino= takes a number";
+	}
+	if (!strcmp(field, "size") && !seen[1]) {
+		seen[1] = true;
+		return parse_u64(val, &v) && v <= LLONG_MAX ? NULL :
+		       "size= takes a number of bytes";
+	}
+	if (!strcmp(field, "ctime") && !seen[2]) {
+		char *nsec = strchr(val, '.');
+		char *end;
+
+		seen[2] = true;
+		if (!nsec || strlen(nsec + 1) != 9)
+			return "ctime= takes SEC.NSEC, NSEC in nine digits";
+		*nsec++ = 0;
+		errno = 0;
+		if (!*val || (strtoll(val, &end, 10), errno || *end) ||
+		    !parse_dec_u64(nsec, &v) || v >= 1000000000)
+			return "ctime= takes SEC.NSEC, NSEC in nine digits";
+		return NULL;
+	}
+	if (!strcmp(field, "target") && !seen[3]) {
+		seen[3] = true;
+		l->target_given = true;
+		if (!strcmp(val, "none")) {
+			l->target_none = true;
+			return NULL;
+		}
+		return parse_ranges(val, &l->target, &l->nr_target);
+	}
+	return "unknown or repeated field";
+}
+
+static const char *parse_anon_line(char *s, struct line *l)
+{
+	char *range = strsep(&s, " \t"), *nr, *field;
+	uint64_t target = 2, timeout = 0;
+
+	l->anon = true;
+	nr = strchr(range, ':');
+	if (!nr)
+		return "expected anon ADDR:NR_PAGES";
+	*nr++ = 0;
+	if (!parse_u64(range, &l->addr) || !parse_u64(nr, &l->nr_pages))
+		return "expected anon ADDR:NR_PAGES";
+	if (l->addr % page_size || !l->nr_pages)
+		return "anon address not page aligned, or no pages";
+	while ((field = s ? strsep(&s, " \t") : NULL)) {
+		if (!*field)
+			continue;
+		if (!strncmp(field, "target=", 7) && target == 2 &&
+		    parse_dec_u64(field + 7, &target) && target <= 1)
+			continue;
+		if (!strncmp(field, "timeout=", 8) && !timeout &&
+		    parse_dec_u64(field + 8, &timeout) && timeout &&
+		    timeout <= 255)
+			continue;
+		return "anon fields are target=0|1 and timeout=1..255, once each";
+	}
+	if (target == 2 || !timeout)
+		return "an anon line needs target= and timeout=";
+	l->anon_target = target;
+	return NULL;
+}
+
+/*
+ * Parse table line @s (modified; trimmed, not empty) into @l, which
+ * points into it. Return: NULL, or what is wrong.
+ */
+static const char *parse_line(char *s, struct line *l)
+{
+	char *ranges, *field;
+	bool seen[4] = {};
+	const char *err;
+
+	memset(l, 0, sizeof(*l));
+	if (!strncmp(s, "anon", 4) && (s[4] == ' ' || s[4] == '\t'))
+		return parse_anon_line(s + 5, l);
+	l->path = strsep(&s, " \t");
+	ranges = s ? strsep(&s, " \t") : NULL;
+	if (l->path[0] != '/')
+		return "a path must be absolute";
+	if (!ranges || !*ranges)
+		return "expected PATH OFF:LEN[,OFF:LEN...], one blank between";
+	err = unescape_path(l->path);
+	if (!err)
+		err = parse_ranges(ranges, &l->cand, &l->nr_cand);
+	while (!err && (field = s ? strsep(&s, " \t") : NULL))
+		if (*field)
+			err = parse_file_field(field, l, seen);
+	return err;
+}
+
+/* Trim white space at both ends, as the kernel's strim(). */
+static char *trim(char *s)
+{
+	char *end = s + strlen(s);
+
+	while (isspace((unsigned char)*s))
 		s++;
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = 0;
 	return s;
 }
 
 /*
- * Parse one table line, @s up to its end (no newline). The grammar is the
- * kernel's (Documentation/ABI/testing/procfs-prepage), checked here so that
- * a malformed table is reported by line before anything is written.
- * Return: NULL, or what is wrong.
- */
-static const char *parse_line(const char *s, struct line *l)
-{
-	const char *err;
-
-	memset(l, 0, sizeof(*l));
-	if (!strncmp(s, "anon ", 5)) {
-		bool have_target = false, have_timeout = false;
-		unsigned long v;
-
-		l->anon = true;
-		s = skip_blanks(s + 5);
-		if (!parse_ulong(s, &s, &l->addr) || *s++ != ':' ||
-		    !parse_ulong(s, &s, &l->nr_pages))
-			return "expected anon ADDR:NR_PAGES";
-		if (l->addr % page_size || !l->nr_pages)
-			return "anon address not page aligned, or no pages";
-		for (s = skip_blanks(s); *s; s = skip_blanks(s)) {
-			if (!strncmp(s, "target=", 7)) {
-				if (!parse_decimal(s + 7, &s, &v) || v > 1)
-					return "target= takes 0 or 1";
-				l->anon_target = v;
-				have_target = true;
-			} else if (!strncmp(s, "timeout=", 8)) {
-				if (!parse_decimal(s + 8, &s, &v) || !v)
-					return "timeout= takes a number of windows";
-				have_timeout = true;
-			} else {
-				return "unknown anon field";
-			}
-			if (*s && !isspace((unsigned char)*s))
-				return "junk after a field";
-		}
-		if (!have_target || !have_timeout)
-			return "an anon line needs target= and timeout=";
-		return NULL;
-	}
-	err = parse_path(s, &s, l->path);
-	if (err)
-		return err;
-	s = skip_blanks(s);
-	err = parse_ranges(s, &l->cand, &l->nr_cand);
-	if (err)
-		return err;
-	while (*s && !isspace((unsigned char)*s))
-		s++;
-	for (s = skip_blanks(s); *s; s = skip_blanks(s)) {
-		unsigned long v;
-
-		if (!strncmp(s, "target=", 7)) {
-			s += 7;
-			l->target_given = true;
-			if (!strncmp(s, "none", 4)) {
-				l->target_none = true;
-				s += 4;
-			} else {
-				err = parse_ranges(s, &l->target, &l->nr_target);
-				if (err)
-					return err;
-				while (*s && !isspace((unsigned char)*s))
-					s++;
-			}
-		} else if (!strncmp(s, "ino=", 4) || !strncmp(s, "size=", 5)) {
-			if (!parse_ulong(strchr(s, '=') + 1, &s, &v))
-				return "ino= and size= take a number";
-		} else if (!strncmp(s, "ctime=", 6)) {
-			if (!parse_ulong(s + 6, &s, &v) || *s++ != '.' ||
-			    !parse_ulong(s, &s, &v))
-				return "ctime= takes SEC.NSEC";
-		} else {
-			return "unknown field";
-		}
-		if (*s && !isspace((unsigned char)*s))
-			return "junk after a field";
-	}
-	return NULL;
-}
-
-/*
- * Check every line of table @buf (named @name in messages), calling @fn for
- * each parsed line if given. Exits on the first malformed line.
+ * Check every line of table @buf (named @name in messages), then, if @fn
+ * is given, call it for each. Exits on the first malformed line, before
+ * any call.
  */
 static void table_lines(const char *buf, const char *name,
 			void (*fn)(struct line *l, void *arg), void *arg)
 {
-	const char *s = buf, *nl;
-	int lineno = 0, nr = 0;
-	struct line l;
+	int pass, lineno, nr = 0;
 
-	for (; *s; s = *nl ? nl + 1 : nl) {
-		const char *err;
-		char *copy;
+	for (pass = 0; pass < (fn ? 2 : 1); pass++) {
+		const char *s = buf, *nl;
 
-		lineno++;
-		nl = strchrnul(s, '\n');
-		copy = strndup(s, nl - s);
-		if (!copy)
-			fatal(EXIT_REFUSED, "out of memory");
-		if (*skip_blanks(copy)) {
-			err = parse_line(skip_blanks(copy), &l);
-			if (err)
-				fatal(EXIT_USAGE, "%s:%d: %s", name, lineno, err);
-			nr++;
-			if (fn)
-				fn(&l, arg);
-			line_free(&l);
+		for (lineno = 1; *s; s = *nl ? nl + 1 : nl, lineno++) {
+			char *copy, *t;
+			const char *err;
+			struct line l;
+
+			nl = strchrnul(s, '\n');
+			copy = strndup(s, nl - s);
+			if (!copy)
+				fatal(EXIT_REFUSED, "out of memory");
+			t = trim(copy);
+			if (*t) {
+				err = parse_line(t, &l);
+				if (err)
+					fatal(EXIT_USAGE, "%s:%d: %s", name, lineno, err);
+				if (pass)
+					fn(&l, arg);
+				else
+					nr++;
+				line_free(&l);
+			}
+			free(copy);
 		}
-		free(copy);
+		if (!nr)
+			fatal(EXIT_USAGE, "%s: no table line", name);
 	}
-	if (!nr)
-		fatal(EXIT_USAGE, "%s: no table line", name);
 }
 
 static char *read_table(const char *file, size_t *len)
@@ -463,6 +489,7 @@ static char *read_table(const char *file, size_t *len)
 
 static int cmd_load(int pid, const char *file)
 {
+	ssize_t n;
 	size_t len;
 	char *buf = read_table(file, &len);
 	int fd;
@@ -470,14 +497,16 @@ static int cmd_load(int pid, const char *file)
 	table_lines(buf, file, NULL, NULL);
 	need_enabled();
 	fd = open_proc(pid, "prepage_table", O_WRONLY);
-	if (write(fd, buf, len) != (ssize_t)len) {
-		int err = errno;
+	n = write(fd, buf, len);
+	if (n != (ssize_t)len) {
+		int err = n < 0 ? errno : EIO;
 
 		switch (err) {
 		case EINVAL:
-			fatal(EXIT_REFUSED, "%s: rejected (%s): %s; nothing was loaded",
+			fatal(EXIT_REFUSED, "%s: rejected (%s): %s%s; nothing was loaded",
 			      file, strerror(err),
-			      "a file prepage cannot read, a target outside its candidates, or a repeated file");
+			      "a file prepage cannot read, a target outside its candidates, ",
+			      "a repeated file or an address past the user address space");
 		case ENOSPC:
 			fatal(EXIT_REFUSED, "%s: %s; nothing was loaded", file,
 			      "more ranges than max_file_extents or pages than max_anon_pages");
@@ -588,9 +617,16 @@ static void stat_one(int pid, struct kv *kv, int n, bool json, bool *first)
 	}
 	if (json) {
 		printf("%s\n  {\"pid\": %d, \"comm\": \"", *first ? "" : ",", pid);
-		for (i = 0; comm[i]; i++)
-			printf(comm[i] == '"' || comm[i] == '\\' ? "\\%c" :
-			       (unsigned char)comm[i] < 0x20 ? "?" : "%c", comm[i]);
+		for (i = 0; comm[i]; i++) {
+			unsigned char c = comm[i];
+
+			if (c == '"' || c == '\\')
+				printf("\\%c", c);
+			else if (c < 0x20 || c >= 0x7f)
+				printf("\\u%04x", c);
+			else
+				putchar(c);
+		}
 		printf("\"");
 		for (i = 0; i < n; i++)
 			printf(", \"%s\": %llu", kv[i].key, kv[i].val);
@@ -640,12 +676,12 @@ static int cmd_stat(int pid, bool json)
 
 	if (access(SYSFS_PREPAGE, F_OK))
 		fatal(EXIT_REFUSED, "this kernel has no prepage (CONFIG_PREPAGE)");
-	if (json)
-		printf("[");
 	if (pid) {
 		n = read_kv(pid, "prepage_stat", kv, 64);
 		if (n < 0)
 			refused(pid, "reading", -n);
+		if (json)
+			printf("[");
 		stat_one(pid, kv, n, json, &first);
 	} else {
 		DIR *d = opendir("/proc");
@@ -653,6 +689,8 @@ static int cmd_stat(int pid, bool json)
 
 		if (!d)
 			fatal(EXIT_REFUSED, "/proc: %s", strerror(errno));
+		if (json)
+			printf("[");
 		while ((de = readdir(d))) {
 			int p = atoi(de->d_name);
 
@@ -682,62 +720,105 @@ struct replay {
 	int errors;
 };
 
+/* Advise @nr ranges; on an error, one at a time, to say which failed. */
+static void replay_advise(struct replay *r, struct iovec *iov, int nr)
+{
+	size_t want = 0;
+	ssize_t ret;
+	int i;
+
+	for (i = 0; i < nr; i++)
+		want += iov[i].iov_len;
+	ret = syscall(__NR_process_madvise, r->pidfd, iov, nr, MADV_WILLNEED, 0);
+	if (ret < 0 && errno == EPERM)
+		fatal(EXIT_REFUSED, "process_madvise() of process %d: %s", r->pid,
+		      "permission denied (needs ptrace access to it and CAP_SYS_NICE)");
+	if (ret >= 0 && (size_t)ret == want) {
+		r->anon_pages += want / page_size;
+		return;
+	}
+	if (nr == 1) {
+		fprintf(stderr, "%s: anon %p:%zu: %s (skipped)\n", prog,
+			iov->iov_base, iov->iov_len / page_size,
+			ret < 0 ? strerror(errno) : "partly advised");
+		r->errors++;
+		return;
+	}
+	for (i = 0; i < nr; i++)
+		replay_advise(r, &iov[i], 1);
+}
+
 static void replay_flush(struct replay *r)
 {
-	ssize_t ret;
-
-	if (!r->nr_iov)
-		return;
-	ret = syscall(__NR_process_madvise, r->pidfd, r->iov, r->nr_iov,
-		      MADV_WILLNEED, 0);
-	if (ret < 0) {
-		if (errno == EPERM)
-			fatal(EXIT_REFUSED, "process_madvise() of process %d: %s", r->pid,
-			      "permission denied (needs ptrace access to it and CAP_SYS_NICE)");
-		/* A range unmapped since the table was made. */
-		r->errors++;
-	} else {
-		r->anon_pages += ret / page_size;
-	}
+	if (r->nr_iov)
+		replay_advise(r, r->iov, r->nr_iov);
 	r->nr_iov = 0;
+}
+
+/* Bytes readahead(2) is asked for at a time: it reads at most a window. */
+#define RA_CHUNK	(128UL << 10)
+
+static void replay_file(struct replay *r, struct line *l)
+{
+	struct range *rg = l->target_given ? l->target : l->cand;
+	int nr = l->target_given ? l->nr_target : l->nr_cand;
+	struct stat st;
+	int fd, i;
+
+	/* Looked up where the kernel looks a table's paths up: here. */
+	fd = open(l->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = EINVAL;
+	}
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s: %s (skipped)\n", prog, l->path,
+			errno == EINVAL ? "not a regular file" : strerror(errno));
+		r->errors++;
+		return;
+	}
+	for (i = 0; i < nr; i++) {
+		uint64_t off = rg[i].start;
+		uint64_t end = rg[i].start + rg[i].len;
+
+		if (end > (uint64_t)st.st_size)
+			end = (st.st_size + page_size - 1) / page_size * page_size;
+		for (; off < end; off += RA_CHUNK) {
+			uint64_t len = end - off < RA_CHUNK ? end - off : RA_CHUNK;
+
+			if (readahead(fd, off, len)) {
+				fprintf(stderr, "%s: %s: readahead: %s\n", prog,
+					l->path, strerror(errno));
+				r->errors++;
+				close(fd);
+				return;
+			}
+			r->file_pages += len / page_size;
+		}
+	}
+	close(fd);
 }
 
 static void replay_line(struct line *l, void *arg)
 {
 	struct replay *r = arg;
-	struct range *rg = l->target_given ? l->target : l->cand;
-	int nr = l->target_given ? l->nr_target : l->nr_cand;
-	char path[PATH_MAX + 32];
-	int fd, i;
 
-	if (l->anon) {
-		if (!l->anon_target)
-			return;
-		r->iov[r->nr_iov].iov_base = (void *)l->addr;
-		r->iov[r->nr_iov].iov_len = l->nr_pages * page_size;
-		if (++r->nr_iov == IOV_MAX_NR)
-			replay_flush(r);
+	if (!l->anon) {
+		if (!l->target_none)
+			replay_file(r, l);
 		return;
 	}
-	if (l->target_none)
+	if (!l->anon_target)
 		return;
-	/* The path as the process sees it, in its mount namespace. */
-	snprintf(path, sizeof(path), "/proc/%d/root%s", r->pid, l->path);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "%s: %s: %s (skipped)\n", prog, l->path,
-			strerror(errno));
+	if (l->nr_pages > SIZE_MAX / page_size) {
 		r->errors++;
 		return;
 	}
-	for (i = 0; i < nr; i++) {
-		if (readahead(fd, rg[i].start, rg[i].len)) {
-			r->errors++;
-			break;
-		}
-		r->file_pages += rg[i].len / page_size;
-	}
-	close(fd);
+	r->iov[r->nr_iov].iov_base = (void *)(uintptr_t)l->addr;
+	r->iov[r->nr_iov].iov_len = l->nr_pages * page_size;
+	if (++r->nr_iov == IOV_MAX_NR)
+		replay_flush(r);
 }
 
 static int cmd_replay(int pid, const char *file)
@@ -745,6 +826,7 @@ static int cmd_replay(int pid, const char *file)
 	struct replay *r = calloc(1, sizeof(*r));
 	size_t len;
 	char *buf = read_table(file, &len);
+	int ret;
 
 	if (!r)
 		fatal(EXIT_REFUSED, "out of memory");
@@ -755,12 +837,12 @@ static int cmd_replay(int pid, const char *file)
 	table_lines(buf, file, replay_line, r);
 	replay_flush(r);
 	close(r->pidfd);
-	printf("replayed %lu file pages, %lu anonymous pages%s\n",
-	       r->file_pages, r->anon_pages,
-	       r->errors ? " (some ranges skipped, see above)" : "");
+	printf("replayed %lu file pages, %lu anonymous pages\n",
+	       r->file_pages, r->anon_pages);
+	ret = r->errors ? EXIT_REFUSED : 0;
 	free(r);
 	free(buf);
-	return 0;
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -777,8 +859,10 @@ int main(int argc, char **argv)
 	int pid = 0, c;
 
 	page_size = sysconf(_SC_PAGESIZE);
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		print_usage();
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		print_usage(0);
+	if (argc < 2)
+		print_usage(EXIT_USAGE);
 	cmd = argv[1];
 	argv++;
 	argc--;
@@ -793,8 +877,11 @@ int main(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'h':
+			print_usage(0);
+			break;
 		default:
-			print_usage();
+			print_usage(EXIT_USAGE);
 		}
 	}
 	argc -= optind;
@@ -802,15 +889,15 @@ int main(int argc, char **argv)
 
 	if (!strcmp(cmd, "stat")) {
 		if (argc || out)
-			print_usage();
+			print_usage(EXIT_USAGE);
 		return cmd_stat(pid, json);
 	}
 	if (!pid) {
 		fprintf(stderr, "%s: %s needs -p PID\n", prog, cmd);
-		print_usage();
+		print_usage(EXIT_USAGE);
 	}
 	if (json || (out && strcmp(cmd, "dump")))
-		print_usage();
+		print_usage(EXIT_USAGE);
 	if (!strcmp(cmd, "load") && argc == 1)
 		return cmd_load(pid, argv[0]);
 	if (!strcmp(cmd, "replay") && argc == 1)
@@ -822,6 +909,6 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "switch") && argc == 1 &&
 	    (!strcmp(argv[0], "start") || !strcmp(argv[0], "end")))
 		return cmd_signal(pid, argv[0]);
-	print_usage();
+	print_usage(EXIT_USAGE);
 	return EXIT_USAGE;
 }
