@@ -602,6 +602,37 @@ static void print_permille(const char *name, unsigned long long pm,
 		printf("  %-10s     -", name);
 }
 
+/* Counter @key of one side ("file" or "anon"): "@side_@key". */
+static unsigned long long side_get(struct kv *kv, int n, const char *side,
+				   const char *key)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_%s", side, key);
+	return kv_get(kv, n, name);
+}
+
+/* The table sizes, counters and ratios of one side. */
+static void stat_side(struct kv *kv, int n, const char *side)
+{
+	printf("%llu target / %llu candidate pages\n",
+	       side_get(kv, n, side, "target_pages"),
+	       side_get(kv, n, side, "candidate_pages"));
+	printf("        prepaged %llu  hit %llu  miss %llu  late %llu",
+	       side_get(kv, n, side, "prepaged"), side_get(kv, n, side, "hit"),
+	       side_get(kv, n, side, "miss"), side_get(kv, n, side, "late"));
+	printf("  evicted %llu  demoted %llu",
+	       side_get(kv, n, side, "evicted"),
+	       side_get(kv, n, side, "demoted"));
+	if (!strcmp(side, "file"))
+		printf("  stale lines %llu", side_get(kv, n, side, "stale"));
+	printf("\n");
+	print_permille("precision", side_get(kv, n, side, "precision_permille"),
+		       side_get(kv, n, side, "prepaged"));
+	print_permille("recall", side_get(kv, n, side, "recall_permille"),
+		       side_get(kv, n, side, "hit") + side_get(kv, n, side, "miss"));
+}
+
 static void stat_one(int pid, struct kv *kv, int n, bool json, bool *first)
 {
 	char comm[64] = "?", path[64];
@@ -636,31 +667,10 @@ static void stat_one(int pid, struct kv *kv, int n, bool json, bool *first)
 	}
 	printf("%d %s: %llu switches (%llu restarted)\n", pid, comm,
 	       kv_get(kv, n, "switches"), kv_get(kv, n, "restarts"));
-	printf("  file: %llu files, %llu target / %llu candidate pages\n",
-	       kv_get(kv, n, "files"), kv_get(kv, n, "file_target_pages"),
-	       kv_get(kv, n, "file_candidate_pages"));
-	printf("        prepaged %llu  hit %llu  miss %llu  late %llu",
-	       kv_get(kv, n, "file_prepaged"), kv_get(kv, n, "file_hit"),
-	       kv_get(kv, n, "file_miss"), kv_get(kv, n, "file_late"));
-	printf("  evicted %llu  demoted %llu  stale lines %llu\n",
-	       kv_get(kv, n, "file_evicted"), kv_get(kv, n, "file_demoted"),
-	       kv_get(kv, n, "file_stale"));
-	print_permille("precision", kv_get(kv, n, "file_precision_permille"),
-		       kv_get(kv, n, "file_prepaged"));
-	print_permille("recall", kv_get(kv, n, "file_recall_permille"),
-		       kv_get(kv, n, "file_hit") + kv_get(kv, n, "file_miss"));
-	printf("\n  anon: %llu target / %llu candidate pages\n",
-	       kv_get(kv, n, "anon_target_pages"),
-	       kv_get(kv, n, "anon_candidate_pages"));
-	printf("        prepaged %llu  hit %llu  miss %llu  late %llu",
-	       kv_get(kv, n, "anon_prepaged"), kv_get(kv, n, "anon_hit"),
-	       kv_get(kv, n, "anon_miss"), kv_get(kv, n, "anon_late"));
-	printf("  evicted %llu  demoted %llu\n",
-	       kv_get(kv, n, "anon_evicted"), kv_get(kv, n, "anon_demoted"));
-	print_permille("precision", kv_get(kv, n, "anon_precision_permille"),
-		       kv_get(kv, n, "anon_prepaged"));
-	print_permille("recall", kv_get(kv, n, "anon_recall_permille"),
-		       kv_get(kv, n, "anon_hit") + kv_get(kv, n, "anon_miss"));
+	printf("  file: %llu files, ", kv_get(kv, n, "files"));
+	stat_side(kv, n, "file");
+	printf("\n  anon: ");
+	stat_side(kv, n, "anon");
 	printf("\n  budget stops %llu  log dropped %llu",
 	       kv_get(kv, n, "budget_stops"), kv_get(kv, n, "log_dropped"));
 	printf("  last window %.3f ms  last prepage %.3f ms\n",
