@@ -175,6 +175,23 @@ static uint64_t thread_cpu_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/*
+ * Time the calling thread waited for a CPU while runnable (schedstat's
+ * run_delay): how much of a write's wall time it was preempted.
+ */
+static uint64_t thread_wait_ns(void)
+{
+	unsigned long long run, wait = 0;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+
+	if (f) {
+		if (fscanf(f, "%llu %llu", &run, &wait) != 2)
+			wait = 0;
+		fclose(f);
+	}
+	return wait;
+}
+
 /* splitmix64: a small, good, seedable generator. */
 static uint64_t mix(uint64_t x)
 {
@@ -274,6 +291,7 @@ struct app {
 	int id;
 	pid_t pid;
 	int cmd, reply;			/* pipes, driver side */
+	int ctl;			/* /proc/<pid>/prepage, or -1 */
 	char path[NR_FILES][256];
 	char *map[NR_FILES + 1];	/* in the app */
 	/* Profile: pages touched in >= 8 of 10 profiling switches. */
@@ -441,6 +459,7 @@ static void app_start(struct app *a)
 	close(r[1]);
 	a->cmd = c[1];
 	a->reply = r[0];
+	a->ctl = -1;
 	if (read(a->reply, &m, sizeof(m)) != sizeof(m) || m.cmd != 'R')
 		die("app %d did not start", a->id);
 	a->heap = m.t;
@@ -462,6 +481,9 @@ static void app_stop(struct app *a)
 
 	if (write(a->cmd, &m, sizeof(m)) != sizeof(m))
 		die("app %d is gone", a->id);
+	if (a->ctl >= 0)
+		close(a->ctl);
+	a->ctl = -1;
 }
 
 /* ---- the driver --------------------------------------------------------- */
@@ -488,15 +510,25 @@ static void knob(const char *name, const char *val)
 		die("cannot set %s to %s", path, val);
 }
 
+/*
+ * The switch signals go through one open /proc/<pid>/prepage per app,
+ * as a caller that switches often keeps it (Android's libprocessgroup
+ * keeps the cgroup files it writes at every switch open): each write(2)
+ * is one verb. Opened on the first
+ * signal, after every app was forked, so that no app inherits it.
+ */
 static void app_ctl(struct app *a, const char *verb)
 {
 	char path[64];
-	int err;
 
 	snprintf(path, sizeof(path), "/proc/%d/prepage", a->pid);
-	err = write_str(path, verb);
-	if (err)
-		die("%s to %s: %s", verb, path, strerror(-err));
+	if (a->ctl < 0) {
+		a->ctl = open(path, O_WRONLY | O_CLOEXEC);
+		if (a->ctl < 0)
+			die("open %s: %s", path, strerror(errno));
+	}
+	if (write(a->ctl, verb, strlen(verb)) != (ssize_t)strlen(verb))
+		die("%s to %s: %s", verb, path, strerror(errno));
 }
 
 /* The profile: pages in >= 8 of the 10 profiling switches' footprints. */
@@ -1244,6 +1276,7 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 		for (i = 0; i < opt.apps; i++) {
 			struct app *a = &apps[order[i]];
 			uint64_t start, start_ns = 0, end_ns = 0, start_cpu = 0;
+			uint64_t start_wait = 0;
 			struct anat an0, an1;
 			struct cold cold;
 			struct msg m;
@@ -1257,6 +1290,8 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 				cold_pages(a, r, &fp, &cold);
 			if (anatomy)
 				ts_get(a->pid, &an0);
+			if (pre)
+				start_wait = thread_wait_ns();
 			start = now_ns();
 			if (pre) {
 				uint64_t cpu0 = thread_cpu_ns();
@@ -1264,6 +1299,7 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 				app_ctl(a, "start");
 				start_ns = now_ns() - start;
 				start_cpu = thread_cpu_ns() - cpu0;
+				start_wait = thread_wait_ns() - start_wait;
 			}
 			if (user && write(replay_pipe[1], &a->id, sizeof(int)) !=
 				    sizeof(int))
@@ -1282,17 +1318,19 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 			}
 			bad += m.bad;
 			if (measured && !anatomy)
-				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f start_cpu_us=%.1f end_us=%.1f bad=%ld\n",
+				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f bad=%ld\n",
 				       mode, trial, sequence_names[seq], a->id,
 				       r - opt.warmup,
 				       (m.t - start) / 1e3, start_ns / 1e3,
-				       start_cpu / 1e3, end_ns / 1e3, m.bad);
+				       start_cpu / 1e3, start_wait / 1e3,
+				       end_ns / 1e3, m.bad);
 			if (measured && anatomy)
-				printf("SWITCH mode=%s trial=%d anatomy=1 seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f start_cpu_us=%.1f end_us=%.1f run_us=%.1f cpu_wait_us=%.1f swapin_us=%.1f reclaim_us=%.1f blkio_us=%.1f thrash_us=%.1f minflt=%llu majflt=%llu cold_file_prof=%ld cold_file_other=%ld cold_anon_prof=%ld cold_anon_other=%ld bad=%ld\n",
+				printf("SWITCH mode=%s trial=%d anatomy=1 seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f run_us=%.1f cpu_wait_us=%.1f swapin_us=%.1f reclaim_us=%.1f blkio_us=%.1f thrash_us=%.1f minflt=%llu majflt=%llu cold_file_prof=%ld cold_file_other=%ld cold_anon_prof=%ld cold_anon_other=%ld bad=%ld\n",
 				       mode, trial, sequence_names[seq], a->id,
 				       r - opt.warmup,
 				       (m.t - start) / 1e3, start_ns / 1e3,
-				       start_cpu / 1e3, end_ns / 1e3,
+				       start_cpu / 1e3, start_wait / 1e3,
+				       end_ns / 1e3,
 				       (an1.run - an0.run) / 1e3,
 				       (an1.cpu_wait - an0.cpu_wait) / 1e3,
 				       (an1.swapin - an0.swapin) / 1e3,

@@ -187,6 +187,9 @@ def summarize(recs):
             # wall time it waited (for a CPU, a lock).
             "start_cpu_ms_p95": pct([r.get("start_cpu_us", 0) / 1000
                                      for r in sw], 95),
+            # Of the rest, how long it was runnable but preempted.
+            "start_wait_ms_p95": pct([r.get("start_wait_us", 0) / 1000
+                                      for r in sw], 95),
             "end_ms_mean": statistics.mean(r["end_us"] / 1000 for r in sw),
             "bad_pages": sum(r["bad"] for r in sw) +
                          sum(r["bad"] for r in an_m),
@@ -222,7 +225,7 @@ def table(summary):
             "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
             "waste MB/sw", "evict f/a", "late f/a", "anon T/C", "pref ms/sw", "kswapd ms/sw",
             "start ms",
-            "start p95", "start CPU p95", "end ms"]
+            "start p95", "start CPU p95", "start wait p95", "end ms"]
     rows = []
     for m, s in summary["modes"].items():
         tm = s["trial_means_ms"]
@@ -251,6 +254,7 @@ def table(summary):
                      fmt(s["start_ms_mean"], ".2f"),
                      fmt(s["start_ms_p95"], ".2f"),
                      fmt(s["start_cpu_ms_p95"], ".2f"),
+                     fmt(s["start_wait_ms_p95"], ".2f"),
                      fmt(s["end_ms_mean"], ".2f")])
     return render(cols, rows)
 
@@ -435,7 +439,7 @@ def main():
                 "prepaged_mb_per_switch", "wasted_mb_per_switch",
                 "prepager_cpu_ms_per_switch", "replay_cpu_ms_per_switch",
                 "kswapd_cpu_ms_per_switch", "start_ms_mean", "start_ms_p95",
-                "start_cpu_ms_p95", "end_ms_mean",
+                "start_cpu_ms_p95", "start_wait_ms_p95", "end_ms_mean",
                 "switches",
                 "bad_pages"]
         w = csv.writer(f)
@@ -482,7 +486,8 @@ def main():
           f"CPU of the prefetcher: the prepage threads, or the userspace modes'\n"
           f"replay thread; kswapd = kswapd's CPU; start, end = time of the 'start' (in the\n"
           f"latency) and 'end' (after it) writes; start CPU = the writer's own CPU in\n"
-          f"'start', the rest of it waited; anon T/C = target/candidate "
+          f"'start', the rest of it waited; start wait = of that, runnable but "
+          f"preempted;\n anon T/C = target/candidate "
           f"pages per app at the end)\n"
           f"written: {outdir}/results.json switches.csv summary.csv"
           f"{' latency.png' if plotted else ''}"

@@ -1430,6 +1430,58 @@ TEST_F(file, start_twice)
 }
 
 /*
+ * A writer that switches often keeps /proc/<pid>/prepage open: every
+ * write(2) is one verb, whatever the file position. Once the process
+ * has exec()ed, the file is of an address space that is gone: ESRCH.
+ */
+TEST(ctl_kept_open)
+{
+	int go[2], execd[2], fd, status;
+	char path[64], c;
+	pid_t pid;
+
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe2(execd, O_CLOEXEC));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(go[1]);
+		close(execd[0]);
+		/* Wait for the parent to open the file, then exec. */
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		dup2(go[0], 0);
+		execl("/bin/sh", "sh", "-c", "read x; exit 0", (char *)NULL);
+		_exit(1);
+	}
+	close(go[0]);
+	close(execd[1]);
+	snprintf(path, sizeof(path), "/proc/%d/prepage", pid);
+	fd = open(path, O_WRONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(5, write(fd, "start", 5));
+	EXPECT_EQ(3, write(fd, "end", 3));
+	EXPECT_EQ(6, write(fd, "start\n", 6));
+	EXPECT_EQ(3, write(fd, "end", 3));
+	EXPECT_EQ(-1, write(fd, "end", 3));
+	EXPECT_EQ(EINVAL, errno);
+	snprintf(path, sizeof(path), "/proc/%d/prepage_stat", pid);
+	EXPECT_EQ(2, read_key(path, "switches"));
+	/* The close-on-exec pipe reads EOF once the exec is done. */
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	ASSERT_EQ(0, read(execd[0], &c, 1));
+	EXPECT_EQ(-1, write(fd, "start", 5));
+	EXPECT_EQ(ESRCH, errno);
+	close(fd);
+	close(execd[0]);
+	close(go[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+}
+
+/*
  * reset in a window closes it without accounting and drops the tables;
  * what was prepaged for it and not used is demoted.
  */

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -285,6 +286,184 @@ TEST_F(trace, anon)
 		     "anon_done prepaged=64 reason=done\n"
 		     "window_close reason=end", self->out);
 	munmap(buf, NR_PAGES * psz);
+}
+
+/* The accesses of the recorded child in window @w of TEST(record). */
+static void record_child_window(int fd, char *anon, int w)
+{
+	static const struct { int file[9], nr_file, anon[4], nr_anon; } win[] = {
+		{ { 0, 1, 2, 3, 4, 5, 6, 7, 20 }, 9, { 0, 1, 2, 3 }, 4 },
+		{ { 0, 1, 2, 3, 4, 5, 6, 7, 10 }, 9, { 0, 1, 8 }, 3 },
+		/* reset, not counted: 20 and 8 once more */
+		{ { 20, 30, 31 }, 3, { 8 }, 1 },
+		{ { 4, 5, 6, 7, 8, 9, 10, 11 }, 8, { 2, 3, 4, 5 }, 4 },
+	};
+	char *page = malloc(psz);
+	int i;
+
+	for (i = 0; page && i < win[w].nr_file; i++)
+		if (pread(fd, page, psz, win[w].file[i] * psz) != psz)
+			_exit(1);
+	for (i = 0; anon && i < win[w].nr_anon; i++)
+		if (anon[win[w].anon[i] * psz] != win[w].anon[i] + 1)
+			_exit(1);
+	free(page);
+}
+
+/*
+ * prepagectl record over four known windows of another process, one of
+ * them reset: the table has exactly the file pages the process read in
+ * at least 2 of the 3 counted windows (pages cached before the recording
+ * included; pages only read ahead left out), with the file's identity,
+ * and the anonymous pages it swapped in during at least 2 of them.
+ */
+FIXTURE(record)
+{
+	char path[PATH_MAX], out[PATH_MAX + 8];
+	long old_file, old_anon;	/* knobs to restore, or -1 */
+	pid_t pid;			/* the recorded process, or 0 */
+};
+
+FIXTURE_SETUP(record)
+{
+	psz = sysconf(_SC_PAGESIZE);
+	self->path[0] = '\0';
+	self->out[0] = '\0';
+	self->old_file = -1;
+	self->old_anon = -1;
+	self->pid = 0;
+}
+
+FIXTURE_TEARDOWN(record)
+{
+	if (self->pid > 0) {
+		kill(self->pid, SIGKILL);
+		waitpid(self->pid, NULL, 0);
+	}
+	if (self->old_file >= 0)
+		set_knob("file_enabled", self->old_file);
+	if (self->old_anon >= 0)
+		set_knob("anon_enabled", self->old_anon);
+	if (self->out[0])
+		unlink(self->out);
+	if (self->path[0])
+		unlink(self->path);
+}
+
+TEST_F(record, tables)
+{
+	char ino[32], ctlpath[PATH_MAX], proc[64], pidstr[16], timeout[16];
+	char want[PATH_MAX + 256], got[PATH_MAX + 256], *anon = NULL, *p, c;
+	char *path = self->path, *out = self->out;
+	int cmd[2], reply[2], err[2], fd, i, w, status;
+	pid_t pid, rpid;
+	struct stat st;
+	FILE *errf;
+	ssize_t n;
+
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
+	if (!tracefs_root())
+		SKIP(return, "tracefs is not available");
+	n = readlink("/proc/self/exe", ctlpath, sizeof(ctlpath) - 16);
+	ASSERT_LT(0, n);
+	ctlpath[n] = '\0';
+	p = strrchr(ctlpath, '/') + 1;
+	snprintf(p, ctlpath + sizeof(ctlpath) - p, "prepagectl");
+	ASSERT_EQ(0, access(ctlpath, X_OK));
+	fd = test_file(path, ino, sizeof(ino));
+	ASSERT_LE(0, fd);
+	snprintf(out, sizeof(self->out), "%s.table", path);
+	/* Pages 0-7 are cached before the recording starts. */
+	p = malloc(psz);
+	ASSERT_NE(NULL, p);
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(psz, pread(fd, p, psz, i * psz));
+	free(p);
+	if (have_swap()) {
+		anon = mmap(NULL, 16 * psz, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, anon);
+		madvise(anon, 16 * psz, MADV_NOHUGEPAGE);
+	}
+	/* Nothing prepaged: every access is the process's own. */
+	self->old_file = set_knob("file_enabled", 0);
+	ASSERT_LE(0, self->old_file);
+	self->old_anon = set_knob("anon_enabled", 0);
+	ASSERT_LE(0, self->old_anon);
+	ASSERT_LT(0, read_file(SYSFS "anon_timeout", timeout, sizeof(timeout)));
+
+	ASSERT_EQ(0, pipe(cmd));
+	ASSERT_EQ(0, pipe(reply));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	self->pid = pid;
+	if (!pid) {
+		/* Its own pages, not shared with the parent: swappable. */
+		for (i = 0; anon && i < 16; i++)
+			anon[i * psz] = i + 1;
+		/* 'o': page the anonymous memory out; '0'..'3': a window */
+		while (read(cmd[0], &c, 1) == 1) {
+			if (c == 'o' && anon)
+				madvise(anon, 16 * psz, MADV_PAGEOUT);
+			else if (c != 'o')
+				record_child_window(fd, anon, c - '0');
+			if (write(reply[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	ASSERT_EQ(0, pipe(err));
+	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	rpid = fork();
+	ASSERT_LE(0, rpid);
+	if (!rpid) {
+		dup2(err[1], 2);
+		execl(ctlpath, "prepagectl", "record", "-p", pidstr, "-n", "3",
+		      "-k", "2", "-o", out, (char *)NULL);
+		_exit(127);
+	}
+	close(err[1]);
+	errf = fdopen(err[0], "r");
+	ASSERT_NE(NULL, errf);
+	/* Its first line says it records. */
+	ASSERT_NE(NULL, fgets(got, sizeof(got), errf));
+	ASSERT_NE(NULL, strstr(got, "recording process")) TH_LOG("%s", got);
+
+	snprintf(proc, sizeof(proc), "/proc/%d/prepage", pid);
+	for (w = 0; w < 4; w++) {
+		char verb = '0' + w;
+
+		ASSERT_EQ(1, write(cmd[1], "o", 1));
+		ASSERT_EQ(1, read(reply[0], &c, 1));
+		ASSERT_EQ(0, write_str(proc, "start"));
+		ASSERT_EQ(1, write(cmd[1], &verb, 1));
+		ASSERT_EQ(1, read(reply[0], &c, 1));
+		ASSERT_EQ(0, write_str(proc, w == 2 ? "reset" : "end"));
+	}
+	ASSERT_EQ(rpid, waitpid(rpid, &status, 0));
+	while (fgets(got, sizeof(got), errf))
+		TH_LOG("prepagectl: %s", got);
+	fclose(errf);
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+
+	ASSERT_EQ(0, fstat(fd, &st));
+	p = want + snprintf(want, sizeof(want),
+			    "%s 0:%ld,%ld:%ld ino=%llu size=%lld ctime=%lld.%09ld\n",
+			    path, 8 * psz, 10 * psz, psz,
+			    (unsigned long long)st.st_ino, (long long)st.st_size,
+			    (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+	if (anon)
+		snprintf(p, want + sizeof(want) - p,
+			 "anon %p:4 target=1 timeout=%ld\n", anon,
+			 strtol(timeout, NULL, 10));
+	memset(got, 0, sizeof(got));
+	EXPECT_LE(0, read_file(out, got, sizeof(got)));
+	EXPECT_STREQ(want, got);
+
+	close(fd);
+	if (anon)
+		munmap(anon, 16 * psz);
 }
 
 TEST_HARNESS_MAIN

@@ -19,7 +19,7 @@ ktap_print_header
 [ -x "$CTL" ] || { ktap_skip_all "prepagectl not built"; exit "$KSFT_SKIP"; }
 [ -d "${PREPAGE_TESTDIR:-}" ] ||
 	{ ktap_skip_all "PREPAGE_TESTDIR: no disk directory"; exit "$KSFT_SKIP"; }
-ktap_set_plan 9
+ktap_set_plan 10
 
 WORK=$(mktemp -d "$PREPAGE_TESTDIR/prepagectl.XXXXXX")
 ENABLED=$(cat "$SYSFS/enabled")
@@ -76,12 +76,17 @@ test_usage() {
 	run 2 "usage:" "$CTL" frobnicate -p "$PID" &&
 	run 2 "needs -p PID" "$CTL" dump &&
 	run 2 "bad process id 'x1'" "$CTL" dump -p x1 &&
-	run 2 "usage:" "$CTL" switch -p "$PID" sideways
+	run 2 "usage:" "$CTL" switch -p "$PID" sideways &&
+	run 2 "-n '0': expected 1 to 1000" "$CTL" record -p "$PID" -n 0 &&
+	run 2 "-k 3: more than the 2 windows" "$CTL" record -p "$PID" -n 2 -k 3 &&
+	run 2 "usage:" "$CTL" record -p "$PID" extra &&
+	run 2 "usage:" "$CTL" dump -p "$PID" -n 2
 }
 
 test_no_process() {
 	run 1 "no process 2147483647" "$CTL" dump -p 2147483647 &&
-	run 1 "no process 2147483647" "$CTL" switch -p 2147483647 start
+	run 1 "no process 2147483647" "$CTL" switch -p 2147483647 start &&
+	run 1 "no process 2147483647" "$CTL" record -p 2147483647
 }
 
 test_round_trip() {
@@ -135,7 +140,8 @@ test_refused() {
 test_disabled() {
 	echo 0 > "$SYSFS/enabled"
 	run 1 "prepage is disabled" "$CTL" load -p "$PID" "$WORK/table" &&
-	run 1 "prepage is disabled" "$CTL" switch -p "$PID" start
+	run 1 "prepage is disabled" "$CTL" switch -p "$PID" start &&
+	run 1 "prepage is disabled" "$CTL" record -p "$PID"
 	ret=$?
 	echo 1 > "$SYSFS/enabled"
 	return $ret
@@ -157,6 +163,36 @@ test_switch_stat() {
 		"$WORK/out" &&
 	run 0 "" "$CTL" stat --json &&
 	grep -qF "\"pid\": $PID," "$WORK/out"
+}
+
+# Interrupted, record writes the table of the windows it counted (none:
+# it refuses), and leaves no tracefs instance behind.
+test_record_interrupted() {
+	for windows in 1 0; do
+		"$CTL" record -p "$PID" -n 5 -k 1 -o "$WORK/rec" 2> "$WORK/err" &
+		rp=$!
+		for i in $(seq 100); do
+			grep -q "recording process $PID" "$WORK/err" && break
+			sleep 0.1
+		done
+		if [ $windows = 1 ]; then
+			"$CTL" switch -p "$PID" start &&
+			"$CTL" switch -p "$PID" end || return 1
+		fi
+		kill -INT $rp
+		wait $rp
+		got=$?
+		if [ $windows = 1 ]; then
+			[ $got = 0 ] && grep -qF "recorded 1 of 5 windows" "$WORK/err" &&
+			[ -f "$WORK/rec" ] && [ ! -s "$WORK/rec" ] || return 1
+		else
+			[ $got = 1 ] && grep -qF "nothing recorded" "$WORK/err" ||
+				return 1
+		fi
+		ls /sys/kernel/tracing/instances/ /sys/kernel/debug/tracing/instances/ \
+			2>/dev/null | grep -q "^prepagectl\." && return 1
+	done
+	return 0
 }
 
 # Evict the file's pages (clean: written back first).
@@ -211,7 +247,7 @@ test_reset() {
 }
 
 for t in usage no_process round_trip malformed refused disabled \
-	 switch_stat replay reset; do
+	 switch_stat replay reset record_interrupted; do
 	ktap_test_result "prepagectl.$t" "test_$t"
 done
 ktap_finished

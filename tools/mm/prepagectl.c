@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * prepagectl: load, dump and watch the prepage tables of a process, send
- * it switch signals, and replay a table from userspace
+ * prepagectl: record, load, dump and watch the prepage tables of a
+ * process, send it switch signals, and replay a table from userspace
  *
  * Usage:
+ *	prepagectl record -p PID [-n WINDOWS] [-k MIN] [-o FILE]
  *	prepagectl load -p PID FILE	load a table (FILE or - for stdin)
  *	prepagectl dump -p PID [-o FILE]
  *	prepagectl reset -p PID
@@ -13,7 +14,8 @@
  *
  * See Documentation/admin-guide/mm/prepage.rst for the interface this
  * tool uses: /proc/<pid>/prepage, prepage_table and prepage_stat, and
- * /sys/kernel/mm/prepage.
+ * /sys/kernel/mm/prepage, and, to record, the prepage, filemap and anon
+ * trace events in a tracefs instance of its own.
  *
  * Exit status: 0 on success, 1 when the kernel or the system refused
  * (no such process, no permission, prepage disabled, a file of the table
@@ -28,6 +30,8 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,11 +42,16 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/mman.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #define SYSFS_PREPAGE	"/sys/kernel/mm/prepage"
 /* The most a table write may hold (the kernel's limit). */
 #define TABLE_MAX	(4UL << 20)
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(x)	(sizeof(x) / sizeof((x)[0]))
+#endif
 /* Ranges a process_madvise() call takes (UIO_MAXIOV). */
 #define IOV_MAX_NR	1024
 
@@ -70,9 +79,22 @@ static long page_size;
 		exit(status);					\
 	} while (0)
 
+/* Print a message and go on. */
+#define note(...)						\
+	do {							\
+		fprintf(stderr, "%s: ", prog);			\
+		fprintf(stderr, __VA_ARGS__);			\
+		fputc('\n', stderr);				\
+	} while (0)
+
 static const char usage_text[] =
 "usage: prepagectl COMMAND [OPTIONS]\n"
 "\n"
+"  record -p PID [-n WINDOWS] [-k MIN] [-o FILE]\n"
+"                            follow the process's next WINDOWS switch windows\n"
+"                            (default 3) and write a table of the file pages\n"
+"                            it accessed and the anon pages it swapped in, in\n"
+"                            at least MIN of them (default 2); needs root\n"
 "  load -p PID FILE          load a prepage table (FILE, or - for stdin) into\n"
 "                            the process: replaces the tables it has lines for\n"
 "  dump -p PID [-o FILE]     write the process's tables (loads back unchanged)\n"
@@ -207,6 +229,19 @@ static int parse_pid(const char *s)
 	if (errno || *end || end == s || pid <= 0 || pid > INT_MAX)
 		fatal(EXIT_USAGE, "bad process id '%s'", s);
 	return pid;
+}
+
+/* A number of windows: 1 to 1000. */
+static unsigned int parse_count(const char *s, const char *opt)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (errno || *end || end == s || n < 1 || n > 1000)
+		fatal(EXIT_USAGE, "%s '%s': expected 1 to 1000", opt, s);
+	return n;
 }
 
 /* ---- table lines --------------------------------------------------------- */
@@ -855,17 +890,672 @@ static int cmd_replay(int pid, const char *file)
 	return ret;
 }
 
+/* ---- record ------------------------------------------------------------- */
+
+/*
+ * record follows the process's switch windows through its own tracefs
+ * instance: the window events of prepage (filtered on the process), and
+ * the access events of the process's threads (filtered on their ids,
+ * looked up again at each window): the file pages it read, mapped or
+ * faulted on (the 6.12 filemap access events, which fire for pages
+ * already cached too), and the anonymous pages it swapped in.
+ */
+
+static const char * const record_events[] = {
+	"prepage/prepage_window_open",
+	"prepage/prepage_window_close",
+	"filemap/mm_filemap_get_pages",
+	"filemap/mm_filemap_map_pages",
+	"filemap/mm_filemap_fault",
+	"anon/mm_anon_swapin",
+};
+
+#define NR_WINDOW_EVENTS	2
+#define NR_RECORD_EVENTS	ARRAY_SIZE(record_events)
+/* A filter is at most a page; this many thread ids fit in one. */
+#define MAX_FILTER_TIDS		150
+
+struct rec_file {
+	unsigned int major, minor;
+	unsigned long ino;
+	char *path;			/* NULL until found */
+	unsigned long size_pages;	/* when found */
+	uint32_t tried;			/* looked for in window - 1 */
+	uint32_t *seen;			/* per page: windows it was seen in */
+	uint32_t *last;			/* per page: the last window, + 1 */
+	unsigned long nr;		/* pages the arrays cover */
+};
+
+struct rec_anon {
+	uint64_t vpn;
+	uint32_t seen, last;
+};
+
+static struct recorder {
+	int pid;
+	char inst[PATH_MAX];		/* the tracefs instance */
+	struct rec_file *files;
+	int nr_files;
+	struct rec_anon *anon;		/* open addressing, vpn + 1 as key */
+	size_t anon_cap, anon_nr;
+	uint32_t window;		/* windows counted so far */
+	bool open;			/* in a window */
+	bool done;
+} rec;
+
+static const char *tracefs_root(void)
+{
+	static const char * const roots[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "%s/instances", roots[i]);
+		if (!access(path, F_OK))
+			return roots[i];
+	}
+	return NULL;
+}
+
+/* Write @s to @file of the instance; 0 or an errno. */
+static int inst_write(const char *file, const char *s)
+{
+	char path[PATH_MAX + 128];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", rec.inst, file);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static void record_cleanup(void)
+{
+	if (!rec.inst[0])
+		return;
+	inst_write("tracing_on", "0");
+	if (rmdir(rec.inst))
+		note("removing %s: %s", rec.inst, strerror(errno));
+	rec.inst[0] = 0;
+}
+
+/* The access events follow the process's threads (ids as of now). */
+static void record_filter(void)
+{
+	char path[64], filter[4096], *p = filter;
+	struct dirent *d;
+	unsigned int i, n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", rec.pid);
+	dir = opendir(path);
+	if (!dir)
+		return;		/* gone: its close event ends the window */
+	*p = 0;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		if (n == MAX_FILTER_TIDS) {
+			note("process %d has more than %d threads: recording the first ones",
+			     rec.pid, MAX_FILTER_TIDS);
+			break;
+		}
+		p += snprintf(p, filter + sizeof(filter) - p, "%scommon_pid==%s",
+			      n++ ? "||" : "", d->d_name);
+	}
+	closedir(dir);
+	for (i = NR_WINDOW_EVENTS; i < NR_RECORD_EVENTS; i++) {
+		char file[128];
+		int err;
+
+		snprintf(file, sizeof(file), "events/%s/filter", record_events[i]);
+		err = inst_write(file, n ? filter : "common_pid==0");
+		if (err)
+			fatal(EXIT_REFUSED, "setting the filter of %s: %s",
+			      record_events[i], strerror(err));
+	}
+}
+
+static void record_setup(void)
+{
+	const char *root = tracefs_root();
+	char filter[64];
+	unsigned int i;
+	int err;
+
+	if (!root)
+		fatal(EXIT_REFUSED,
+		      "no tracefs with instances (mount tracefs on /sys/kernel/tracing)");
+	snprintf(rec.inst, sizeof(rec.inst), "%s/instances/prepagectl.%d",
+		 root, (int)getpid());
+	if (mkdir(rec.inst, 0700)) {
+		err = errno;
+		rec.inst[0] = 0;
+		fatal(EXIT_REFUSED, "creating a tracefs instance: %s%s",
+		      strerror(err), err == EACCES || err == EPERM ?
+		      " (recording needs root)" : "");
+	}
+	atexit(record_cleanup);
+	inst_write("buffer_size_kb", "4096");
+	snprintf(filter, sizeof(filter), "pid==%d", rec.pid);
+	for (i = 0; i < NR_RECORD_EVENTS; i++) {
+		char file[128];
+
+		if (i < NR_WINDOW_EVENTS) {
+			snprintf(file, sizeof(file), "events/%s/filter",
+				 record_events[i]);
+			err = inst_write(file, filter);
+			if (err)
+				fatal(EXIT_REFUSED, "setting the filter of %s: %s",
+				      record_events[i], strerror(err));
+		}
+		snprintf(file, sizeof(file), "events/%s/enable", record_events[i]);
+		err = inst_write(file, "1");
+		if (err)
+			fatal(EXIT_REFUSED, "enabling %s: %s%s", record_events[i],
+			      strerror(err), err == ENOENT ?
+			      " (a kernel without the prepage series' events?)" : "");
+	}
+	record_filter();
+}
+
+static struct rec_file *rec_file_of(unsigned int major, unsigned int minor,
+				    unsigned long ino)
+{
+	struct rec_file *f;
+	int i;
+
+	for (i = 0; i < rec.nr_files; i++) {
+		f = &rec.files[i];
+		if (f->ino == ino && f->major == major && f->minor == minor)
+			return f;
+	}
+	rec.files = realloc(rec.files, (rec.nr_files + 1) * sizeof(*f));
+	if (!rec.files)
+		fatal(EXIT_REFUSED, "out of memory");
+	f = &rec.files[rec.nr_files++];
+	memset(f, 0, sizeof(*f));
+	f->major = major;
+	f->minor = minor;
+	f->ino = ino;
+	return f;
+}
+
+/* Page @index of @f was accessed in the current window. */
+static void rec_file_page(struct rec_file *f, unsigned long index)
+{
+	if (index >= f->nr) {
+		unsigned long nr = index + 1 > 2 * f->nr ? index + 1 : 2 * f->nr;
+
+		f->seen = realloc(f->seen, nr * sizeof(*f->seen));
+		f->last = realloc(f->last, nr * sizeof(*f->last));
+		if (!f->seen || !f->last)
+			fatal(EXIT_REFUSED, "out of memory");
+		memset(f->seen + f->nr, 0, (nr - f->nr) * sizeof(*f->seen));
+		memset(f->last + f->nr, 0, (nr - f->nr) * sizeof(*f->last));
+		f->nr = nr;
+	}
+	if (f->last[index] != rec.window + 1) {
+		f->last[index] = rec.window + 1;
+		f->seen[index]++;
+	}
+}
+
+static void rec_anon_page(uint64_t vpn)
+{
+	size_t i;
+
+	if (2 * (rec.anon_nr + 1) > rec.anon_cap) {
+		struct rec_anon *old = rec.anon;
+		size_t cap = rec.anon_cap ? 2 * rec.anon_cap : 1024, j;
+
+		rec.anon = calloc(cap, sizeof(*rec.anon));
+		if (!rec.anon)
+			fatal(EXIT_REFUSED, "out of memory");
+		for (j = 0; j < rec.anon_cap; j++) {
+			if (!old[j].vpn)
+				continue;
+			i = (old[j].vpn * 0x9e3779b97f4a7c15ULL) >> 20;
+			while (rec.anon[i % cap].vpn)
+				i++;
+			rec.anon[i % cap] = old[j];
+		}
+		free(old);
+		rec.anon_cap = cap;
+	}
+	i = ((vpn + 1) * 0x9e3779b97f4a7c15ULL) >> 20;
+	for (;; i++) {
+		struct rec_anon *a = &rec.anon[i % rec.anon_cap];
+
+		if (!a->vpn) {
+			a->vpn = vpn + 1;
+			rec.anon_nr++;
+		} else if (a->vpn != vpn + 1) {
+			continue;
+		}
+		if (a->last != rec.window + 1) {
+			a->last = rec.window + 1;
+			a->seen++;
+		}
+		return;
+	}
+}
+
+/* Does @path name the file? Its identity then, in @st. */
+static bool rec_file_is(struct rec_file *f, const char *path, struct stat *st)
+{
+	return !stat(path, st) && S_ISREG(st->st_mode) &&
+	       st->st_ino == f->ino && major(st->st_dev) == f->major &&
+	       minor(st->st_dev) == f->minor;
+}
+
+static void rec_file_found(struct rec_file *f, const char *path)
+{
+	struct stat st;
+
+	if (f->path || path[0] != '/' || !rec_file_is(f, path, &st))
+		return;
+	f->path = strdup(path);
+	if (!f->path)
+		fatal(EXIT_REFUSED, "out of memory");
+	f->size_pages = (st.st_size + page_size - 1) / page_size;
+}
+
+/*
+ * Paths of the files seen, from the process's mappings and open files,
+ * as long as it runs (called at each window's end).
+ */
+static void record_paths(void)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t size = 0;
+	struct dirent *d;
+	bool missing = false;
+	DIR *dir;
+	FILE *maps;
+	int i;
+
+	for (i = 0; i < rec.nr_files; i++)
+		missing |= !rec.files[i].path;
+	if (!missing)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/maps", rec.pid);
+	maps = fopen(path, "r");
+	while (maps && getline(&line, &size, maps) > 0) {
+		unsigned int major, minor;
+		unsigned long ino;
+		int at = 0;
+		char *nl;
+
+		if (sscanf(line, "%*s %*s %*s %x:%x %lu %n", &major, &minor,
+			   &ino, &at) < 3 || !at || !ino)
+			continue;
+		nl = strchr(line + at, '\n');
+		if (nl)
+			*nl = 0;
+		for (i = 0; i < rec.nr_files; i++)
+			if (rec.files[i].ino == ino &&
+			    rec.files[i].major == major &&
+			    rec.files[i].minor == minor)
+				rec_file_found(&rec.files[i], line + at);
+	}
+	if (maps)
+		fclose(maps);
+	free(line);
+	snprintf(path, sizeof(path), "/proc/%d/fd", rec.pid);
+	dir = opendir(path);
+	while (dir && (d = readdir(dir))) {
+		char link[PATH_MAX + 64], target[PATH_MAX];
+		struct stat st;
+		ssize_t n;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(link, sizeof(link), "/proc/%d/fd/%s", rec.pid, d->d_name);
+		if (stat(link, &st) || !S_ISREG(st.st_mode))
+			continue;
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = 0;
+		for (i = 0; i < rec.nr_files; i++)
+			if (rec.files[i].ino == st.st_ino &&
+			    rec.files[i].major == major(st.st_dev) &&
+			    rec.files[i].minor == minor(st.st_dev))
+				rec_file_found(&rec.files[i], target);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/* An aborted window's accesses are not counted. */
+static void record_discard(void)
+{
+	unsigned long p;
+	size_t i;
+	int n;
+
+	for (n = 0; n < rec.nr_files; n++)
+		for (p = 0; p < rec.files[n].nr; p++)
+			if (rec.files[n].last[p] == rec.window + 1) {
+				rec.files[n].last[p] = 0;
+				rec.files[n].seen[p]--;
+			}
+	for (i = 0; i < rec.anon_cap; i++)
+		if (rec.anon[i].vpn && rec.anon[i].last == rec.window + 1) {
+			rec.anon[i].last = 0;
+			rec.anon[i].seen--;
+		}
+}
+
+/* Find " @name=" in @s and parse what follows with @fmt. */
+static bool field(const char *s, const char *name, const char *fmt, ...)
+{
+	const char *p;
+	char pat[32];
+	va_list ap;
+	int n;
+
+	snprintf(pat, sizeof(pat), " %s=", name);
+	p = strstr(s, pat);
+	if (!p)
+		return false;
+	va_start(ap, fmt);
+	n = vsscanf(p + strlen(pat), fmt, ap);
+	va_end(ap);
+	return n > 0;
+}
+
+static void record_line(char *line)
+{
+	unsigned int major, minor, nr;
+	unsigned long long from, to;
+	unsigned long ino, addr;
+	char *ev, reason[16];
+	int pid;
+
+	ev = strstr(line, ": prepage_window_");
+	if (ev) {
+		/* Another process's (not filtered, by a tracer elsewhere). */
+		if (!field(ev, "pid", "%d", &pid) || pid != rec.pid)
+			return;
+		if (!strncmp(ev, ": prepage_window_open:", 22)) {
+			record_filter();
+			rec.open = true;
+			return;
+		}
+		if (!rec.open || !field(ev, "reason", "%15s", reason))
+			return;
+		if (!strcmp(reason, "restart"))
+			return;		/* the same switch goes on */
+		rec.open = false;
+		if (!strcmp(reason, "end")) {
+			record_paths();
+			rec.window++;
+			return;
+		}
+		/* reset or gone: the window's accesses are not counted */
+		record_discard();
+		return;
+	}
+	if (!rec.open)
+		return;
+	ev = strstr(line, ": mm_filemap_");
+	if (ev) {
+		struct rec_file *f;
+
+		if (!field(ev, "dev", "%u:%u", &major, &minor) ||
+		    !field(ev, "ino", "%lx", &ino) ||
+		    !field(ev, "ofs", "%llu", &from))
+			return;
+		to = from;
+		if (strncmp(ev, ": mm_filemap_fault:", 19))
+			field(ev, "ofs", "%*u-%llu", &to);
+		f = rec_file_of(major, minor, ino);
+		/* Looked for once a window, while the process runs. */
+		if (!f->path && f->tried != rec.window + 1) {
+			f->tried = rec.window + 1;
+			record_paths();
+		}
+		/* A read's range may reach past the end of the file. */
+		if (!f->path)
+			return;
+		from /= page_size;
+		to /= page_size;
+		if (to >= f->size_pages)
+			to = f->size_pages - 1;
+		for (; from <= to && from < f->size_pages; from++)
+			rec_file_page(f, from);
+		return;
+	}
+	ev = strstr(line, ": mm_anon_swapin:");
+	if (ev && field(ev, "address", "%lx", &addr) &&
+	    field(ev, "nr_pages", "%u", &nr))
+		while (nr--)
+			rec_anon_page(addr / page_size + nr);
+}
+
+static int rec_anon_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The path as a table line has it: white space and backslash escaped. */
+static void put_path(FILE *out, const char *path)
+{
+	for (; *path; path++) {
+		if (*path == ' ' || *path == '\t' || *path == '\n' ||
+		    *path == '\\')
+			fprintf(out, "\\%03o", (unsigned char)*path);
+		else
+			fputc(*path, out);
+	}
+}
+
+static unsigned int read_anon_timeout(void)
+{
+	char buf[16] = "";
+	int fd = open(SYSFS_PREPAGE "/anon_timeout", O_RDONLY);
+	long t = 0;
+
+	if (fd >= 0) {
+		if (read(fd, buf, sizeof(buf) - 1) > 0)
+			t = strtol(buf, NULL, 10);
+		close(fd);
+	}
+	return t >= 1 && t <= 255 ? t : 3;
+}
+
+/* The table of the pages seen in at least @min windows. */
+static void record_write(FILE *out, unsigned int min)
+{
+	unsigned int timeout = read_anon_timeout(), unnamed = 0;
+	uint64_t *vpns;
+	size_t i, n = 0;
+	int k;
+
+	for (k = 0; k < rec.nr_files; k++) {
+		struct rec_file *f = &rec.files[k];
+		unsigned long p, nr, run = 0;
+		bool any = false;
+		struct stat st;
+
+		if (!f->path) {
+			unnamed++;
+			continue;
+		}
+		if (!rec_file_is(f, f->path, &st)) {
+			note("%s is not the file the process used any more: left out",
+			     f->path);
+			continue;
+		}
+		nr = (st.st_size + page_size - 1) / page_size;
+		if (nr > f->nr)
+			nr = f->nr;
+		for (p = 0; p <= nr; p++) {
+			if (p < nr && f->seen[p] >= min) {
+				run++;
+				continue;
+			}
+			if (!run)
+				continue;
+			if (!any)
+				put_path(out, f->path);
+			fprintf(out, "%c%lu:%lu", any ? ',' : ' ',
+				(p - run) * page_size, run * page_size);
+			any = true;
+			run = 0;
+		}
+		if (any)
+			fprintf(out, " ino=%lu size=%lld ctime=%lld.%09ld\n",
+				(unsigned long)st.st_ino, (long long)st.st_size,
+				(long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+	}
+	if (unnamed)
+		note("%u file(s) were neither mapped nor open when looked for: left out",
+		     unnamed);
+
+	vpns = malloc((rec.anon_nr + 1) * sizeof(*vpns));
+	if (!vpns)
+		fatal(EXIT_REFUSED, "out of memory");
+	for (i = 0; i < rec.anon_cap; i++)
+		if (rec.anon[i].vpn && rec.anon[i].seen >= min)
+			vpns[n++] = rec.anon[i].vpn - 1;
+	qsort(vpns, n, sizeof(*vpns), rec_anon_cmp);
+	for (i = 0; i < n;) {
+		size_t j = i + 1;
+
+		while (j < n && vpns[j] == vpns[j - 1] + 1)
+			j++;
+		fprintf(out, "anon 0x%llx:%zu target=1 timeout=%u\n",
+			(unsigned long long)vpns[i] * page_size, j - i, timeout);
+		i = j;
+	}
+	free(vpns);
+}
+
+static int cmd_record(int pid, unsigned int windows, unsigned int min,
+		      const char *out)
+{
+	sigset_t sigs;
+	char path[PATH_MAX + 64], buf[65536];
+	size_t have = 0;
+	bool lost = false, gone = false, stop = false;
+	FILE *ofile = stdout;
+	int fd, sfd;
+
+	if (min > windows)
+		fatal(EXIT_USAGE, "-k %u: more than the %u windows recorded",
+		      min, windows);
+	need_enabled();
+	close(open_proc(pid, "prepage", O_RDONLY));
+	if (out) {
+		ofile = fopen(out, "w");
+		if (!ofile)
+			fatal(EXIT_REFUSED, "%s: %s", out, strerror(errno));
+	}
+	rec.pid = pid;
+	/* Interrupted, it writes what it has: the signals come as input. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
+	if (sfd < 0)
+		fatal(EXIT_REFUSED, "signalfd: %s", strerror(errno));
+	record_setup();
+	snprintf(path, sizeof(path), "%s/trace_pipe", rec.inst);
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		fatal(EXIT_REFUSED, "%s: %s", path, strerror(errno));
+	note("recording process %d for %u switch windows", pid, windows);
+
+	while (rec.window < windows) {
+		struct pollfd pfd[2] = {
+			{ .fd = fd, .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
+		};
+		char *line, *nl;
+		bool drain;
+		ssize_t n;
+
+		if (!gone && kill(pid, 0) && errno == ESRCH)
+			gone = true;
+		/* Gone or interrupted: read what is left, then stop. */
+		drain = gone || stop;
+		if (poll(pfd, drain ? 1 : 2, drain ? 0 : 500) <= 0) {
+			if (drain)
+				break;
+			continue;
+		}
+		if (!drain && pfd[1].revents) {
+			stop = true;
+			continue;
+		}
+		n = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (n <= 0) {
+			if (n < 0 && errno != EAGAIN && errno != EINTR)
+				fatal(EXIT_REFUSED, "reading %s: %s", path,
+				      strerror(errno));
+			if (drain)
+				break;
+			continue;
+		}
+		have += n;
+		buf[have] = 0;
+		for (line = buf; (nl = strchr(line, '\n')) &&
+		     rec.window < windows; line = nl + 1) {
+			*nl = 0;
+			if (strstr(line, "[LOST "))
+				lost = true;
+			record_line(line);
+		}
+		have -= line - buf;
+		memmove(buf, line, have);
+		/* A line longer than the buffer is no event of ours. */
+		if (have == sizeof(buf) - 1)
+			have = 0;
+	}
+	close(fd);
+	close(sfd);
+	record_cleanup();
+	if (lost)
+		note("the trace buffer overflowed: some accesses were not recorded");
+	if (!rec.window)
+		fatal(EXIT_REFUSED, "no switch window of process %d ended: nothing recorded",
+		      pid);
+	if (rec.window < windows)
+		note("recorded %u of %u windows", rec.window, windows);
+	record_write(ofile, min);
+	if (fflush(ofile) || (out && fclose(ofile)))
+		fatal(EXIT_REFUSED, "%s: %s", out ? out : "standard output",
+		      strerror(errno));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "windows", required_argument, NULL, 'n' },
+		{ "min", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	const char *cmd, *out = NULL;
-	bool json = false;
+	unsigned int windows = 3, min = 2;
+	bool json = false, counts = false;
 	int pid = 0, c;
 
 	page_size = sysconf(_SC_PAGESIZE);
@@ -876,8 +1566,16 @@ int main(int argc, char **argv)
 	cmd = argv[1];
 	argv++;
 	argc--;
-	while ((c = getopt_long(argc, argv, "p:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:o:n:k:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'n':
+			windows = parse_count(optarg, "-n");
+			counts = true;
+			break;
+		case 'k':
+			min = parse_count(optarg, "-k");
+			counts = true;
+			break;
 		case 'p':
 			pid = parse_pid(optarg);
 			break;
@@ -898,7 +1596,7 @@ int main(int argc, char **argv)
 	argv += optind;
 
 	if (!strcmp(cmd, "stat")) {
-		if (argc || out)
+		if (argc || out || counts)
 			print_usage(EXIT_USAGE);
 		return cmd_stat(pid, json);
 	}
@@ -906,7 +1604,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s needs -p PID\n", prog, cmd);
 		print_usage(EXIT_USAGE);
 	}
-	if (json || (out && strcmp(cmd, "dump")))
+	if (!strcmp(cmd, "record")) {
+		if (argc || json)
+			print_usage(EXIT_USAGE);
+		return cmd_record(pid, windows, min, out);
+	}
+	if (json || counts || (out && strcmp(cmd, "dump")))
 		print_usage(EXIT_USAGE);
 	if (!strcmp(cmd, "load") && argc == 1)
 		return cmd_load(pid, argv[0]);
