@@ -3,22 +3,23 @@
  * ctl-cost: what the switch signals cost, in the guest, away from the
  * benchmark's memory pressure. A child maps NF files of FSZ bytes and a
  * 4 MiB heap; a table naming the files is loaded and four windows learn
- * the heap. Then, N times: the child's pages are paged out
+ * the heap. Then, 2N times: the child's pages are paged out
  * (MADV_PAGEOUT), a window opens, the child touches every third file
- * page and every second heap page, the window ends; and on a file kept
- * open, 'start', 'end' on an empty window and a bad verb are written.
- * Prints p50/p95/max of:
+ * page and every second heap page, the window ends; the signals of one
+ * window in two are written to a file kept open, of the other to a file
+ * opened for each. Prints p50/p95/max of:
  *   open+close          of /proc/<pid>/prepage (a procfs path walk)
  *   open+start+close    as the benchmark did before it kept the file open
- *   open+end+close      the end of a window the child used
- *   pwrite start        on the kept-open file (what the benchmark times)
- *   pwrite end, bogus   the floor of a write to the file
+ *   open+end+close
+ *   write start, end    on the kept-open file (what the benchmark times),
+ *                       and the writer's CPU time in the start
+ *   write bogus         the floor of a write to the file
  *
  * Build: gcc -O2 -static -o build/ctl-cost bench/ctl-cost.c
  * Run:   dev/vm.sh -x build/ctl-cost -- \
  *          'echo 1 > /sys/kernel/mm/prepage/enabled; /extra/ctl-cost 100'
- * With bench/end-phases.patch applied, the trace buffer has the phases
- * of each 'end'. A timing tool, not a benchmark: it makes no claim.
+ * With bench/signal-phases.patch applied, the trace buffer has the phases
+ * of each 'start' and 'end'. A timing tool, not a benchmark.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -131,11 +132,12 @@ static double timed_put(const char *path, const char *s)
 	return now(CLOCK_MONOTONIC) - t;
 }
 
-static double timed_pwrite(int fd, const char *s, int ok)
+/* A write on the kept-open file (seq_file: no pwrite(); no position). */
+static double timed_write(int fd, const char *s, int ok)
 {
 	double t = now(CLOCK_MONOTONIC);
 
-	if ((pwrite(fd, s, strlen(s), 0) < 0) == ok)
+	if ((write(fd, s, strlen(s)) < 0) == ok)
 		die(s);
 	return now(CLOCK_MONOTONIC) - t;
 }
@@ -185,29 +187,45 @@ int main(int argc, char **argv)
 	fd = open(ctl, O_WRONLY);
 	if (fd < 0)
 		die(ctl);
+	/* Windows alike, their signals sent one way or the other in turn. */
+	for (i = 0; i < 2 * n; i++) {
+		int k = i / 2;
+		double t0, c0;
+
+		ask('o');
+		t0 = now(CLOCK_MONOTONIC);
+		c0 = now(CLOCK_THREAD_CPUTIME_ID);
+		if (i % 2) {
+			timed_write(fd, "start", 1);
+			v[4][k] = now(CLOCK_THREAD_CPUTIME_ID) - c0;
+			v[3][k] = now(CLOCK_MONOTONIC) - t0;
+		} else {
+			v[1][k] = timed_put(ctl, "start");
+		}
+		ask('u');
+		if (i % 2)
+			v[5][k] = timed_write(fd, "end", 1);
+		else
+			v[2][k] = timed_put(ctl, "end");
+	}
 	for (i = 0; i < n; i++) {
 		double t0 = now(CLOCK_MONOTONIC);
 		int x = open(ctl, O_WRONLY);
 
 		close(x);
 		v[0][i] = now(CLOCK_MONOTONIC) - t0;
-		ask('o');
-		v[1][i] = timed_put(ctl, "start");
-		ask('u');
-		v[2][i] = timed_put(ctl, "end");
-		v[3][i] = timed_pwrite(fd, "start", 1);
-		v[4][i] = timed_pwrite(fd, "end", 1);
-		v[5][i] = timed_pwrite(fd, "bogus", 0);
+		v[6][i] = timed_write(fd, "bogus", 0);
 	}
 	snprintf(path, sizeof(path), "cat /proc/%d/prepage", pid);
 	if (system(path))
 		fprintf(stderr, "cannot show the table sizes\n");
 	report("open+close", v[0], n);
 	report("open+start+close", v[1], n);
-	report("open+end+close (used)", v[2], n);
-	report("pwrite start (kept open)", v[3], n);
-	report("pwrite end (empty window)", v[4], n);
-	report("pwrite bogus (EINVAL)", v[5], n);
+	report("open+end+close", v[2], n);
+	report("write start (kept open)", v[3], n);
+	report("  its CPU", v[4], n);
+	report("write end (kept open)", v[5], n);
+	report("write bogus (EINVAL)", v[6], n);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	for (i = 0; i < NF; i++) {
