@@ -109,16 +109,34 @@ static int active_count(char *buf, int first, int nr)
 }
 
 /* Page [first, first + nr) out to swap; false if they do not all go. */
+/*
+ * Page [first, first + nr) out. A folio still in the LRU batch of another
+ * CPU (a prepager that moved left it there) is not on the LRU yet and
+ * cannot be paged out; MADV_PAGEOUT drains the batch of the CPU it runs
+ * on, so the tries go round the CPUs this thread may run on.
+ */
 static bool pageout(char *buf, int first, int nr)
 {
-	int tries;
+	int tries, cpu = -1, nr_cpus;
+	bool done = false;
+	cpu_set_t all, one;
 
-	for (tries = 0; tries < 10; tries++) {
+	nr_cpus = sched_getaffinity(0, sizeof(all), &all) ? 0 : CPU_COUNT(&all);
+	for (tries = 0; tries < 10 && !done; tries++) {
+		if (nr_cpus) {
+			do
+				cpu = (cpu + 1) % CPU_SETSIZE;
+			while (!CPU_ISSET(cpu, &all));
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			sched_setaffinity(0, sizeof(one), &one);
+		}
 		madvise(buf + first * psz, nr * psz, MADV_PAGEOUT);
-		if (pagemap_count(buf, first, nr, PM_SWAP) == nr)
-			return true;
+		done = pagemap_count(buf, first, nr, PM_SWAP) == nr;
 	}
-	return false;
+	if (nr_cpus)
+		sched_setaffinity(0, sizeof(all), &all);
+	return done;
 }
 
 /* Read pages [first, first + nr): false if one is not what was written. */
