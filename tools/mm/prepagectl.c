@@ -137,17 +137,26 @@ static void refused(int pid, const char *what, int err)
 	}
 }
 
+/* The value of /sys/kernel/mm/prepage/@name, or -1. */
+static long read_knob(const char *name)
+{
+	char path[128], buf[24] = "";
+	long val = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), SYSFS_PREPAGE "/%s", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (read(fd, buf, sizeof(buf) - 1) > 0)
+		val = strtol(buf, NULL, 10);
+	close(fd);
+	return val;
+}
+
 static bool prepage_enabled(void)
 {
-	char buf[8] = "";
-	int fd = open(SYSFS_PREPAGE "/enabled", O_RDONLY);
-
-	if (fd < 0)
-		return false;
-	if (read(fd, buf, sizeof(buf) - 1) < 0)
-		buf[0] = 0;
-	close(fd);
-	return buf[0] == '1';
+	return read_knob("enabled") == 1;
 }
 
 static void need_enabled(void)
@@ -1066,17 +1075,27 @@ static void record_setup(void)
 	record_filter();
 }
 
+/* The file seen as (@major:@minor, @ino), or NULL. */
+static struct rec_file *rec_file_find(unsigned int major, unsigned int minor,
+				      unsigned long ino)
+{
+	int i;
+
+	for (i = 0; i < rec.nr_files; i++)
+		if (rec.files[i].ino == ino && rec.files[i].major == major &&
+		    rec.files[i].minor == minor)
+			return &rec.files[i];
+	return NULL;
+}
+
+/* The same, added if new. */
 static struct rec_file *rec_file_of(unsigned int major, unsigned int minor,
 				    unsigned long ino)
 {
-	struct rec_file *f;
-	int i;
+	struct rec_file *f = rec_file_find(major, minor, ino);
 
-	for (i = 0; i < rec.nr_files; i++) {
-		f = &rec.files[i];
-		if (f->ino == ino && f->major == major && f->minor == minor)
-			return f;
-	}
+	if (f)
+		return f;
 	rec.files = realloc(rec.files, (rec.nr_files + 1) * sizeof(*f));
 	if (!rec.files)
 		fatal(EXIT_REFUSED, "out of memory");
@@ -1176,6 +1195,7 @@ static void record_paths(void)
 {
 	char path[PATH_MAX], *line = NULL;
 	size_t size = 0;
+	struct rec_file *f;
 	struct dirent *d;
 	bool missing = false;
 	DIR *dir;
@@ -1200,11 +1220,9 @@ static void record_paths(void)
 		nl = strchr(line + at, '\n');
 		if (nl)
 			*nl = 0;
-		for (i = 0; i < rec.nr_files; i++)
-			if (rec.files[i].ino == ino &&
-			    rec.files[i].major == major &&
-			    rec.files[i].minor == minor)
-				rec_file_found(&rec.files[i], line + at);
+		f = rec_file_find(major, minor, ino);
+		if (f)
+			rec_file_found(f, line + at);
 	}
 	if (maps)
 		fclose(maps);
@@ -1225,11 +1243,10 @@ static void record_paths(void)
 		if (n <= 0)
 			continue;
 		target[n] = 0;
-		for (i = 0; i < rec.nr_files; i++)
-			if (rec.files[i].ino == st.st_ino &&
-			    rec.files[i].major == major(st.st_dev) &&
-			    rec.files[i].minor == minor(st.st_dev))
-				rec_file_found(&rec.files[i], target);
+		f = rec_file_find(major(st.st_dev), minor(st.st_dev),
+				  st.st_ino);
+		if (f)
+			rec_file_found(f, target);
 	}
 	if (dir)
 		closedir(dir);
@@ -1361,28 +1378,18 @@ static void put_path(FILE *out, const char *path)
 	}
 }
 
-static unsigned int read_anon_timeout(void)
-{
-	char buf[16] = "";
-	int fd = open(SYSFS_PREPAGE "/anon_timeout", O_RDONLY);
-	long t = 0;
-
-	if (fd >= 0) {
-		if (read(fd, buf, sizeof(buf) - 1) > 0)
-			t = strtol(buf, NULL, 10);
-		close(fd);
-	}
-	return t >= 1 && t <= 255 ? t : 3;
-}
-
 /* The table of the pages seen in at least @min windows. */
 static void record_write(FILE *out, unsigned int min)
 {
-	unsigned int timeout = read_anon_timeout(), unnamed = 0;
+	long timeout = read_knob("anon_timeout");
+	unsigned int unnamed = 0;
 	uint64_t *vpns;
 	size_t i, n = 0;
 	int k;
 
+	/* The kernel's default, if its knob cannot be read. */
+	if (timeout < 1 || timeout > 255)
+		timeout = 5;
 	for (k = 0; k < rec.nr_files; k++) {
 		struct rec_file *f = &rec.files[k];
 		unsigned long p, nr, run = 0;
@@ -1436,7 +1443,7 @@ static void record_write(FILE *out, unsigned int min)
 
 		while (j < n && vpns[j] == vpns[j - 1] + 1)
 			j++;
-		fprintf(out, "anon 0x%llx:%zu target=1 timeout=%u\n",
+		fprintf(out, "anon 0x%llx:%zu target=1 timeout=%ld\n",
 			(unsigned long long)vpns[i] * page_size, j - i, timeout);
 		i = j;
 	}
