@@ -14,6 +14,7 @@
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/time64.h>
+#include <linux/vmstat.h>
 #include <linux/xarray.h>
 #include <linux/types.h>
 
@@ -448,10 +449,17 @@ void prepage_charge_end(struct prepage_charge *c);
 unsigned long prepage_budget_take(struct prepage_mm *pm, unsigned long nr);
 void prepage_budget_give(struct prepage_mm *pm, unsigned long nr);
 
+/*
+ * Every counter of an address space is also summed over the whole system in
+ * /proc/vmstat, where the prepage_* events are in the order of this enum.
+ */
+static_assert(PREPAGE_ANON_LATE - PREPAGE_SWITCHES == NR_PREPAGE_STAT - 1);
+
 static inline void prepage_stat_add(struct prepage_mm *pm,
 				    enum prepage_stat_item item, long delta)
 {
 	atomic_long_add(delta, &pm->stat[item]);
+	count_vm_events(PREPAGE_SWITCHES + item, delta);
 }
 
 static inline unsigned long prepage_stat_read(struct prepage_mm *pm,

@@ -236,6 +236,22 @@ static int prepaged_switch_out(char *buf, int out, int nr_out, int a,
 	return ctl("end");
 }
 
+/* The counters of prepage_stat, summed over the system in /proc/vmstat. */
+static const char * const counters[] = {
+	"switches", "restarts", "file_prepaged", "file_hit", "file_miss",
+	"file_demoted", "file_evicted", "file_late", "file_stale",
+	"budget_stops", "log_dropped", "anon_prepaged", "anon_hit",
+	"anon_miss", "anon_evicted", "anon_demoted", "anon_late",
+};
+
+static long vmstat_counter(const char *name)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "prepage_%s", name);
+	return vmstat_of(key);
+}
+
 /*
  * Switch 1: the app swaps pages 0-63 in itself: 64 misses, 64 new
  * candidates. Switch 2: again, and their accessed bits promote them.
@@ -245,8 +261,11 @@ static int prepaged_switch_out(char *buf, int out, int nr_out, int a,
  */
 TEST_F(anon, hit_miss)
 {
-	long deactivated;
+	long deactivated, vm[ARRAY_SIZE(counters)];
+	unsigned int i;
 
+	for (i = 0; i < ARRAY_SIZE(counters); i++)
+		vm[i] = vmstat_counter(counters[i]);
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_TRUE(touch(self->buf, 0, 64));
 	ASSERT_EQ(0, ctl("end"));
@@ -290,6 +309,17 @@ TEST_F(anon, hit_miss)
 	 */
 	EXPECT_EQ(48, read_key("/proc/self/prepage", "anon_target_pages"));
 	EXPECT_EQ(24, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	/*
+	 * No other process switches: /proc/vmstat moved as this one's
+	 * counters, which started at 0 (without CONFIG_VM_EVENT_COUNTERS
+	 * there is neither pgdeactivate nor prepage_*).
+	 */
+	for (i = 0; deactivated >= 0 && i < ARRAY_SIZE(counters); i++) {
+		ASSERT_LE(0, vm[i]) TH_LOG("no prepage_%s", counters[i]);
+		EXPECT_EQ(stat_of(counters[i]),
+			  vmstat_counter(counters[i]) - vm[i])
+			TH_LOG("prepage_%s", counters[i]);
+	}
 	/* Every page holds what was written before the first page-out. */
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
 }

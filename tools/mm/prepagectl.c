@@ -101,7 +101,7 @@ static const char usage_text[] =
 "  reset -p PID              close an open window uncounted, drop the tables\n"
 "  switch -p PID start|end   signal a switch to the process, or its end\n"
 "  stat [-p PID] [--json]    counters of one process, or of every process\n"
-"                            with a prepage state\n"
+"                            with a prepage state and of the whole system\n"
 "  replay -p PID FILE        bring the table's target pages in from userspace:\n"
 "                            readahead(2) of the file ranges,\n"
 "                            process_madvise(MADV_WILLNEED) of the anon ones\n"
@@ -610,21 +610,32 @@ struct kv {
 	unsigned long long val;
 };
 
-static int read_kv(int pid, const char *file, struct kv *kv, int max)
+/* The lines of @path whose key starts with @prefix, without it. */
+static int read_kv_path(const char *path, const char *prefix, struct kv *kv,
+			int max)
 {
-	char path[64], line[128];
+	size_t plen = strlen(prefix);
+	char line[128];
 	FILE *f;
 	int n = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
 	while (n < max && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %llu", kv[n].key, &kv[n].val) == 2)
+		if (!strncmp(line, prefix, plen) &&
+		    sscanf(line + plen, "%63s %llu", kv[n].key, &kv[n].val) == 2)
 			n++;
 	fclose(f);
 	return n;
+}
+
+static int read_kv(int pid, const char *file, struct kv *kv, int max)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	return read_kv_path(path, "", kv, max);
 }
 
 static unsigned long long kv_get(struct kv *kv, int n, const char *key)
@@ -656,13 +667,14 @@ static unsigned long long side_get(struct kv *kv, int n, const char *side,
 	return kv_get(kv, n, name);
 }
 
-/* The table sizes, counters and ratios of one side. */
-static void stat_side(struct kv *kv, int n, const char *side)
+/* The table sizes (of a process), counters and ratios of one side. */
+static void stat_side(struct kv *kv, int n, const char *side, bool tables)
 {
-	printf("%llu target / %llu candidate pages\n",
-	       side_get(kv, n, side, "target_pages"),
-	       side_get(kv, n, side, "candidate_pages"));
-	printf("        prepaged %llu  hit %llu  miss %llu  late %llu",
+	if (tables)
+		printf("%llu target / %llu candidate pages\n        ",
+		       side_get(kv, n, side, "target_pages"),
+		       side_get(kv, n, side, "candidate_pages"));
+	printf("prepaged %llu  hit %llu  miss %llu  late %llu",
 	       side_get(kv, n, side, "prepaged"), side_get(kv, n, side, "hit"),
 	       side_get(kv, n, side, "miss"), side_get(kv, n, side, "late"));
 	printf("  evicted %llu  demoted %llu",
@@ -675,6 +687,24 @@ static void stat_side(struct kv *kv, int n, const char *side)
 		       side_get(kv, n, side, "prepaged"));
 	print_permille("recall", side_get(kv, n, side, "recall_permille"),
 		       side_get(kv, n, side, "hit") + side_get(kv, n, side, "miss"));
+}
+
+/*
+ * The ratios of one side from its counters, as prepage_stat computes them:
+ * hits per prepaged page, and hits per page the app used.
+ */
+static void side_ratios(struct kv *kv, int *n, int max, const char *side)
+{
+	unsigned long long hit = side_get(kv, *n, side, "hit");
+	unsigned long long prepaged = side_get(kv, *n, side, "prepaged");
+	unsigned long long used = hit + side_get(kv, *n, side, "miss");
+
+	if (*n + 2 > max)
+		return;
+	snprintf(kv[*n].key, sizeof(kv[*n].key), "%s_precision_permille", side);
+	kv[(*n)++].val = prepaged ? hit * 1000 / prepaged : 0;
+	snprintf(kv[*n].key, sizeof(kv[*n].key), "%s_recall_permille", side);
+	kv[(*n)++].val = used ? hit * 1000 / used : 0;
 }
 
 static void stat_one(int pid, struct kv *kv, int n, bool json, bool *first)
@@ -712,14 +742,47 @@ static void stat_one(int pid, struct kv *kv, int n, bool json, bool *first)
 	printf("%d %s: %llu switches (%llu restarted)\n", pid, comm,
 	       kv_get(kv, n, "switches"), kv_get(kv, n, "restarts"));
 	printf("  file: %llu files, ", kv_get(kv, n, "files"));
-	stat_side(kv, n, "file");
+	stat_side(kv, n, "file", true);
 	printf("\n  anon: ");
-	stat_side(kv, n, "anon");
+	stat_side(kv, n, "anon", true);
 	printf("\n  budget stops %llu  log dropped %llu",
 	       kv_get(kv, n, "budget_stops"), kv_get(kv, n, "log_dropped"));
 	printf("  last window %.3f ms  last prepage %.3f ms\n",
 	       kv_get(kv, n, "last_window_ns") / 1e6,
 	       kv_get(kv, n, "last_prepage_ns") / 1e6);
+}
+
+/* The prepage_* lines of /proc/vmstat: every process since boot. */
+static void stat_system(bool json)
+{
+	struct kv kv[64];
+	int i, n;
+
+	n = read_kv_path("/proc/vmstat", "prepage_", kv, 60);
+	if (n <= 0) {
+		/* No CONFIG_VM_EVENT_COUNTERS: no system counters. */
+		if (json)
+			printf(",\n \"system\": null");
+		return;
+	}
+	side_ratios(kv, &n, 64, "file");
+	side_ratios(kv, &n, 64, "anon");
+	if (json) {
+		printf(",\n \"system\": {");
+		for (i = 0; i < n; i++)
+			printf("%s\"%s\": %llu", i ? ", " : "", kv[i].key,
+			       kv[i].val);
+		printf("}");
+		return;
+	}
+	printf("system (/proc/vmstat): %llu switches (%llu restarted)\n",
+	       kv_get(kv, n, "switches"), kv_get(kv, n, "restarts"));
+	printf("  file: ");
+	stat_side(kv, n, "file", false);
+	printf("\n  anon: ");
+	stat_side(kv, n, "anon", false);
+	printf("\n  budget stops %llu  log dropped %llu\n",
+	       kv_get(kv, n, "budget_stops"), kv_get(kv, n, "log_dropped"));
 }
 
 static int cmd_stat(int pid, bool json)
@@ -735,7 +798,7 @@ static int cmd_stat(int pid, bool json)
 		if (n < 0)
 			refused(pid, "reading", -n);
 		if (json)
-			printf("[");
+			printf("{\"processes\": [");
 		stat_one(pid, kv, n, json, &first);
 	} else {
 		DIR *d = opendir("/proc");
@@ -744,7 +807,7 @@ static int cmd_stat(int pid, bool json)
 		if (!d)
 			fatal(EXIT_REFUSED, "/proc: %s", strerror(errno));
 		if (json)
-			printf("[");
+			printf("{\"processes\": [");
 		while ((de = readdir(d))) {
 			int p = atoi(de->d_name);
 
@@ -762,7 +825,11 @@ static int cmd_stat(int pid, bool json)
 		closedir(d);
 	}
 	if (json)
-		printf("%s]\n", first ? "" : "\n");
+		printf("%s]", first ? "" : "\n");
+	if (!pid)
+		stat_system(json);
+	if (json)
+		printf("}\n");
 	return 0;
 }
 
