@@ -23,7 +23,8 @@
  * Modes, run side by side with the same seeds, sizes and sequence:
  *   ideal        nothing is paged out
  *   baseline     demand paging
- *   userspace    the driver replays the profile at switch start:
+ *   userspace    the driver replays the profile at switch start with
+ *                the code of tools/mm/prepagectl replay (linked in):
  *                readahead() on the file ranges and
  *                process_madvise(MADV_WILLNEED) on the anonymous ones
  *   userspace-file  the same, file ranges only
@@ -38,6 +39,14 @@
  *   prepage-profile  prepage with exactly the userspace replay's tables,
  *                file and anonymous, loaded again before every switch
  *                (mechanism against mechanism: nothing learned)
+ *
+ * The profile is recorded, as a user of prepage would record it: before
+ * the modes, `prepagectl record -n 10 -k 8` (found next to this program)
+ * follows each app through 10 profiling switches, each after a page-out
+ * of the app, with prepage on and both of its sides off (nothing is
+ * prepaged, so every access is the app's own), and keeps the pages used
+ * in at least 8 of them. A PROFILE line compares it with the footprint
+ * generator's pages of those switches (in >= 8 of them too).
  *
  * Output: one "key=value ..." line per record (SWITCH, APPSTAT, MODE),
  * parsed by bench/report.py. Any page with unexpected contents fails the
@@ -65,6 +74,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -294,8 +304,9 @@ struct app {
 	int ctl;			/* /proc/<pid>/prepage, or -1 */
 	char path[NR_FILES][256];
 	char *map[NR_FILES + 1];	/* in the app */
-	/* Profile: pages touched in >= 8 of 10 profiling switches. */
+	/* Profile: pages recorded in >= 8 of 10 profiling switches. */
 	uint8_t *profile[NR_FILES + 1];
+	char table[64];			/* the profile as a table, for replay */
 	uintptr_t heap;			/* heap address, for the anon replay */
 	uint64_t stat0[64];
 	char *peek[NR_FILES];		/* driver's maps of the files (mincore) */
@@ -376,7 +387,10 @@ static void page_out(struct app *a)
 	}
 }
 
-/* Commands: 'S' round -> render, reply end time; 'B' -> page out. */
+/*
+ * Commands: 'S' round -> render, reply end time; 'B' -> page out (with
+ * --pageout); 'P' -> page out.
+ */
 struct msg {
 	char cmd;
 	int round;
@@ -430,6 +444,9 @@ static void app_main(struct app *a, int cmd, int reply)
 		case 'B':
 			if (opt.pageout)
 				page_out(a);
+			break;
+		case 'P':
+			page_out(a);
 			break;
 		case 'Q':
 			_exit(0);
@@ -531,27 +548,201 @@ static void app_ctl(struct app *a, const char *verb)
 		die("%s to %s: %s", verb, path, strerror(errno));
 }
 
-/* The profile: pages in >= 8 of the 10 profiling switches' footprints. */
-static void make_profile(struct app *a)
+/* ---- the profile, recorded with prepagectl ------------------------------ */
+
+#define PROFILE_MIN	8	/* of opt.profile_rounds switches */
+
+static char prepagectl[PATH_MAX];	/* next to this program */
+
+/*
+ * prepagectl record -p <app> over its opt.profile_rounds profiling
+ * switches, into a->table: each switch after a page-out, so that every
+ * page the app uses is read or swapped in again, and recorded.
+ */
+static void record_profile(struct app *a)
+{
+	char arg[3][16], *line = NULL;
+	bool ready = false;
+	int err[2], status, r;
+	size_t cap = 0;
+	struct msg m;
+	pid_t pid;
+	FILE *f;
+
+	snprintf(a->table, sizeof(a->table), "/tmp/prepage-bench.%d.recorded",
+		 a->id);
+	snprintf(arg[0], sizeof(arg[0]), "%d", a->pid);
+	snprintf(arg[1], sizeof(arg[1]), "%d", opt.profile_rounds);
+	snprintf(arg[2], sizeof(arg[2]), "%d", PROFILE_MIN);
+	if (pipe(err))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		dup2(err[1], 2);
+		close(err[0]);
+		close(err[1]);
+		execl(prepagectl, "prepagectl", "record", "-p", arg[0], "-n",
+		      arg[1], "-k", arg[2], "-o", a->table, (char *)NULL);
+		fprintf(stderr, "exec %s: %s\n", prepagectl, strerror(errno));
+		_exit(127);
+	}
+	close(err[1]);
+	f = fdopen(err[0], "r");
+	if (!f)
+		die("fdopen: %s", strerror(errno));
+	/* It says when it is recording; the windows must not start before. */
+	while (!ready && getline(&line, &cap, f) > 0) {
+		fprintf(stderr, "%s", line);
+		ready = strstr(line, "recording process");
+	}
+	if (!ready)
+		die("prepagectl record of app %d did not start", a->id);
+	for (r = 0; r < opt.profile_rounds; r++) {
+		app_call(a, 'P', 0);
+		app_ctl(a, "start");
+		m = app_call(a, 'S', -1 - r);
+		app_ctl(a, "end");
+		if (m.bad)
+			die("app %d: pages with wrong contents while profiling",
+			    a->id);
+	}
+	while (getline(&line, &cap, f) > 0)
+		fprintf(stderr, "%s", line);
+	fclose(f);
+	free(line);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		die("prepagectl record of app %d failed", a->id);
+}
+
+/* The profile of @a: the pages of the table prepagectl recorded. */
+static void profile_parse(struct app *a)
+{
+	char *line = NULL, *sp, *tok, *save;
+	unsigned long long addr, off, len;
+	size_t cap = 0;
+	long n, p;
+	FILE *f;
+	int o;
+
+	f = fopen(a->table, "r");
+	if (!f)
+		die("%s: %s", a->table, strerror(errno));
+	for (o = 0; o <= NR_FILES; o++) {
+		a->profile[o] = calloc(obj_pages(o), 1);
+		if (!a->profile[o])
+			die("out of memory");
+	}
+	while (getline(&line, &cap, f) > 0) {
+		sp = strchr(line, ' ');
+		if (!sp)
+			die("%s: no table line: %s", a->table, line);
+		*sp++ = 0;
+		if (!strcmp(line, "anon")) {
+			if (sscanf(sp, "%llx:%ld", &addr, &n) != 2)
+				die("%s: bad anon line", a->table);
+			for (; n > 0; n--, addr += psz) {
+				p = (long)((addr - a->heap) / psz);
+				if (addr < a->heap || p >= opt.anon_pages)
+					die("%s: 0x%llx is not in the heap of app %d",
+					    a->table, addr, a->id);
+				a->profile[NR_FILES][p] = 1;
+			}
+			continue;
+		}
+		for (o = 0; o < NR_FILES && strcmp(line, a->path[o]); o++)
+			;
+		if (o == NR_FILES)
+			die("%s: %s is no file of app %d", a->table, line, a->id);
+		sp[strcspn(sp, " \n")] = 0;	/* the ranges, not ino= etc. */
+		for (tok = strtok_r(sp, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			if (sscanf(tok, "%llu:%llu", &off, &len) != 2)
+				die("%s: bad range %s", a->table, tok);
+			for (p = off / psz; p < (long)((off + len + psz - 1) / psz) &&
+			     p < obj_pages(o); p++)
+				a->profile[o][p] = 1;
+		}
+	}
+	free(line);
+	fclose(f);
+}
+
+/*
+ * What a generator-made profile would be: the pages in >= PROFILE_MIN of
+ * the profiling switches' footprints. Only a cross-check of the recorded
+ * one; @map is filled, one byte a page.
+ */
+static void generated_profile(struct app *a, uint8_t **map)
 {
 	struct footprint fp;
 	int r, o;
 	long p;
 
 	fp_alloc(&fp);
-	for (o = 0; o <= NR_FILES; o++)
-		a->profile[o] = calloc(obj_pages(o), 1);
+	for (o = 0; o <= NR_FILES; o++) {
+		map[o] = calloc(obj_pages(o), 1);
+		if (!map[o])
+			die("out of memory");
+	}
 	for (r = 0; r < opt.profile_rounds; r++) {
 		fp_make(&fp, a->id, -1 - r);
 		for (o = 0; o <= NR_FILES; o++)
 			for (p = 0; p < obj_pages(o); p++)
-				a->profile[o][p] += fp.map[o][p];
+				map[o][p] += fp.map[o][p];
 	}
 	for (o = 0; o <= NR_FILES; o++) {
 		for (p = 0; p < obj_pages(o); p++)
-			a->profile[o][p] = a->profile[o][p] >= 8;
+			map[o][p] = map[o][p] >= PROFILE_MIN;
 		free(fp.map[o]);
 	}
+}
+
+/*
+ * Record the profile of every app (prepage on, both sides off: nothing is
+ * prepaged or learned), and print how far it is from the generator's.
+ */
+static void record_profiles(void)
+{
+	uint8_t *gen[NR_FILES + 1];
+	int i, o;
+	long p;
+
+	if (readlink("/proc/self/exe", prepagectl, sizeof(prepagectl) - 16) < 0)
+		die("/proc/self/exe: %s", strerror(errno));
+	snprintf(strrchr(prepagectl, '/') + 1, 16, "prepagectl");
+	knob("enabled", "1");
+	knob("file_enabled", "0");
+	knob("anon_enabled", "0");
+	for (i = 0; i < opt.apps; i++) {
+		apps[i].id = i;
+		app_start(&apps[i]);
+	}
+	for (i = 0; i < opt.apps; i++) {
+		struct app *a = &apps[i];
+		long rec[2] = { 0 }, both[2] = { 0 }, g[2] = { 0 };
+
+		record_profile(a);
+		profile_parse(a);
+		generated_profile(a, gen);
+		for (o = 0; o <= NR_FILES; o++) {
+			int anon = o == NR_FILES;
+
+			for (p = 0; p < obj_pages(o); p++) {
+				rec[anon] += a->profile[o][p];
+				g[anon] += gen[o][p];
+				both[anon] += a->profile[o][p] && gen[o][p];
+			}
+			free(gen[o]);
+		}
+		printf("PROFILE app=%d file_recorded=%ld file_generated=%ld file_common=%ld anon_recorded=%ld anon_generated=%ld anon_common=%ld\n",
+		       i, rec[0], g[0], both[0], rec[1], g[1], both[1]);
+	}
+	for (i = 0; i < opt.apps; i++)
+		app_stop(&apps[i]);
+	knob("enabled", "0");
 }
 
 /* Call @fn for each run of profile pages of object @o. */
@@ -616,29 +807,41 @@ static void table_anon_range(struct app *a, int o, long start, long nr,
 }
 
 /*
- * Load the file profile as the prepage table of @a, and with @anon the
- * anonymous profile too, as targets.
+ * The file profile of @a as table lines, and with @anon the anonymous
+ * profile too, as targets (at the heap address of this run of the app).
  */
-static void load_table(struct app *a, bool anon)
+static void table_text(struct app *a, bool anon, struct strbuf *b)
 {
-	struct strbuf b = { .cap = 4096 };
-	char path[64];
-	int o, fd;
+	int o;
 
-	b.s = malloc(b.cap);
-	b.s[0] = 0;
+	b->cap = 4096;
+	b->len = 0;
+	b->s = malloc(b->cap);
+	if (!b->s)
+		die("out of memory");
+	b->s[0] = 0;
 	for (o = 0; o < NR_FILES; o++) {
-		size_t len = b.len;
+		size_t len = b->len;
 
-		sb_printf(&b, "%s ", a->path[o]);
-		profile_runs(a, o, table_range, &b);
-		if (b.s[b.len - 1] == ' ')
-			b.len = len;	/* nothing of this file in the profile */
+		sb_printf(b, "%s ", a->path[o]);
+		profile_runs(a, o, table_range, b);
+		if (b->s[b->len - 1] == ' ')
+			b->len = len;	/* nothing of this file in the profile */
 		else
-			sb_printf(&b, "\n");
+			sb_printf(b, "\n");
 	}
 	if (anon)
-		profile_runs(a, NR_FILES, table_anon_range, &b);
+		profile_runs(a, NR_FILES, table_anon_range, b);
+}
+
+/* Load the table_text() of @a as its prepage table. */
+static void load_table(struct app *a, bool anon)
+{
+	struct strbuf b;
+	char path[64];
+	int fd;
+
+	table_text(a, anon, &b);
 	snprintf(path, sizeof(path), "/proc/%d/prepage_table", a->pid);
 	fd = open(path, O_WRONLY);
 	if (fd < 0 || write(fd, b.s, b.len) != (ssize_t)b.len)
@@ -647,12 +850,19 @@ static void load_table(struct app *a, bool anon)
 	free(b.s);
 }
 
-/* The userspace alternative: replay the profile at switch start. */
-static void ra_range(struct app *a, int o, long start, long nr, void *arg)
+/* Write the table_text() of @a to a->table, for prepagectl's replay. */
+static void write_table(struct app *a, bool anon)
 {
-	int *fd = arg;
+	struct strbuf b;
+	int fd;
 
-	readahead(fd[o], start * psz, nr * psz);
+	table_text(a, anon, &b);
+	snprintf(a->table, sizeof(a->table), "/tmp/prepage-bench.%d.table",
+		 a->id);
+	fd = open(a->table, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, b.s, b.len) != (ssize_t)b.len || close(fd))
+		die("cannot write %s: %s", a->table, strerror(errno));
+	free(b.s);
 }
 
 struct iovs {
@@ -684,23 +894,16 @@ static void anon_range(struct app *a, int o, long start, long nr, void *arg)
 		iov_flush(v);
 }
 
-/* @advice: for the anonymous ranges, or 0 for file ranges only. */
-static void userspace_replay(struct app *a, int advice)
+/*
+ * The populate mode's anonymous replay (its file ranges go through
+ * prepagectl's replay, as the other modes'): process_madvise() with
+ * MADV_POPULATE_READ, which prepagectl does not use (it needs the
+ * bench-only kernel patch).
+ */
+static void populate_replay(struct app *a)
 {
-	int fd[NR_FILES], o;
-	struct iovs v = { .n = 0, .advice = advice };
+	struct iovs v = { .n = 0, .advice = MADV_POPULATE_READ };
 
-	for (o = 0; o < NR_FILES; o++) {
-		fd[o] = open(a->path[o], O_RDONLY);
-		if (fd[o] < 0)
-			die("open %s: %s", a->path[o], strerror(errno));
-	}
-	for (o = 0; o < NR_FILES; o++)
-		profile_runs(a, o, ra_range, fd);
-	for (o = 0; o < NR_FILES; o++)
-		close(fd[o]);
-	if (!advice)
-		return;
 	v.pidfd = syscall(SYS_pidfd_open, a->pid, 0);
 	if (v.pidfd < 0)
 		die("pidfd_open: %s", strerror(errno));
@@ -800,6 +1003,9 @@ static uint64_t comm_cpu_ns(const char *comm)
  * A userspace daemon replays in parallel with the app's render, not
  * before it: one thread takes replay requests (an app index) from a pipe.
  */
+/* bench/prepagectl-replay.c: tools/mm/prepagectl's replay. */
+int prepagectl_replay(int pid, const char *table);
+
 static int replay_pipe[2], replay_done[2];
 static int replay_advice;
 static volatile uint64_t replay_cpu;	/* ns, the replay thread's CPU time */
@@ -812,7 +1018,11 @@ static void *replay_thread(void *arg)
 		struct timespec t0, t1;
 
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-		userspace_replay(&apps[i], replay_advice);
+		/* userspace-file and populate: file lines only */
+		if (prepagectl_replay(apps[i].pid, apps[i].table))
+			die("prepagectl replay of app %d skipped a range", i);
+		if (replay_advice == MADV_POPULATE_READ)
+			populate_replay(&apps[i]);
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
 		replay_cpu += (t1.tv_sec - t0.tv_sec) * 1000000000ULL +
 			      t1.tv_nsec - t0.tv_nsec;
@@ -1250,6 +1460,8 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 		app_start(&apps[i]);
 		if (pre && strcmp(mode, "prepage-anon"))
 			load_table(&apps[i], profile);
+		if (user)
+			write_table(&apps[i], replay_advice == MADV_WILLNEED);
 	}
 	/* Everyone starts in the background. */
 	for (i = 0; i < opt.apps && !ideal; i++)
@@ -1657,8 +1869,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
 		make_files(&apps[i]);
-		make_profile(&apps[i]);
 	}
+	record_profiles();
 	/* Modes interleaved, the order rotated each trial. */
 	for (t = 0; t < opt.trials; t++)
 		for (i = 0; i < nr_modes; i++)

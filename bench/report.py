@@ -76,7 +76,7 @@ def anatomy(sw):
 
 def parse(path):
     recs = {"SWITCH": [], "APPSTAT": [], "MODE": [], "CONFIG": [],
-            "OVERHEAD": []}
+            "OVERHEAD": [], "PROFILE": []}
     with open(path, errors="replace") as f:
         for line in f:
             words = line.split()
@@ -422,6 +422,11 @@ def main():
     summary = summarize(recs) if recs["SWITCH"] else {"modes": {}}
     if recs["OVERHEAD"]:
         summary["overhead"] = overhead(recs)
+    if recs["PROFILE"]:
+        summary["profile"] = {
+            k: sum(p[k] for p in recs["PROFILE"])
+            for k in ("file_recorded", "file_generated", "file_common",
+                      "anon_recorded", "anon_generated", "anon_common")}
     with open(os.path.join(outdir, "results.json"), "w") as f:
         json.dump(summary, f, indent=1, sort_keys=True)
     if recs["SWITCH"]:
@@ -458,6 +463,14 @@ def main():
         if seq:
             print("\nPer app sequence:")
             print(seq)
+        prof = summary.get("profile")
+        if prof:
+            print("\nProfile (prepagectl record, all apps), pages: "
+                  + "; ".join(
+                      f"{side} {prof[side + '_recorded']} recorded, "
+                      f"{prof[side + '_generated']} in the generator's "
+                      f"footprints, {prof[side + '_common']} in both"
+                      for side in ("file", "anon")))
         mem = [(m, s["avail_mb"]) for m, s in summary["modes"].items()
                if s.get("avail_mb") and any(s["avail_mb"])]
         if mem:

@@ -42,7 +42,11 @@ fi
 BENCH_KERNEL=1 "$ROOT/dev/build.sh"
 out=$BUILD/bench
 mkdir -p "$out"
-gcc -O2 -Wall -pthread -o "$out/prepage-bench" "$ROOT/bench/prepage-bench.c"
+# The benchmark links tools/mm/prepagectl's replay (bench/prepagectl-replay.c),
+# and runs prepagectl record (next to it in the guest) for its profile.
+gcc -O2 -Wall -pthread -I"$kbench/tools/mm" -o "$out/prepage-bench" \
+	"$ROOT/bench/prepage-bench.c" "$ROOT/bench/prepagectl-replay.c"
+gcc -O2 -Wall -o "$out/prepagectl" "$kbench/tools/mm/prepagectl.c"
 
 # QEMU throttling of the app disk, reads and writes: eMMC 5.1-like
 # (~150 MB/s, ~4k IOPS) or UFS 3.x-like (~800 MB/s, ~25k IOPS):
@@ -76,7 +80,7 @@ start=$(date +%s)
 set +e
 BENCH_KERNEL=1 VM_DISK_SIZE=${VM_DISK_SIZE:-1G} VM_DISK_OPTS=$disk \
 	"$ROOT/dev/vm.sh" -t "${BENCH_TIMEOUT:-5400}" -l "$out/console.log" \
-	-x "$out/prepage-bench" -- "/extra/prepage-bench $args" >"$out/raw.txt"
+	-x "$out/prepage-bench" -x "$out/prepagectl" -- "/extra/prepage-bench $args" >"$out/raw.txt"
 rc=$?
 set -e
 log "VM run: $(( $(date +%s) - start ))s, exit $rc"

@@ -288,8 +288,14 @@ TEST_F(trace, anon)
 	munmap(buf, NR_PAGES * psz);
 }
 
-/* The accesses of the recorded child in window @w of TEST(record). */
-static void record_child_window(int fd, char *anon, int w)
+/*
+ * Two processes are recorded at once; the file pages of the second are
+ * those of the first, RECORD_SHIFT pages on.
+ */
+#define RECORD_SHIFT	32
+
+/* The accesses of recorded process @k in window @w of TEST(record). */
+static void record_child_window(int fd, char *anon, int k, int w)
 {
 	static const struct { int file[9], nr_file, anon[4], nr_anon; } win[] = {
 		{ { 0, 1, 2, 3, 4, 5, 6, 7, 20 }, 9, { 0, 1, 2, 3 }, 4 },
@@ -302,7 +308,8 @@ static void record_child_window(int fd, char *anon, int w)
 	int i;
 
 	for (i = 0; page && i < win[w].nr_file; i++)
-		if (pread(fd, page, psz, win[w].file[i] * psz) != psz)
+		if (pread(fd, page, psz,
+			  (win[w].file[i] + k * RECORD_SHIFT) * psz) != psz)
 			_exit(1);
 	for (i = 0; anon && i < win[w].nr_anon; i++)
 		if (anon[win[w].anon[i] * psz] != win[w].anon[i] + 1)
@@ -311,54 +318,86 @@ static void record_child_window(int fd, char *anon, int w)
 }
 
 /*
- * prepagectl record over four known windows of another process, one of
- * them reset: the table has exactly the file pages the process read in
- * at least 2 of the 3 counted windows (pages cached before the recording
- * included; pages only read ahead left out), with the file's identity,
- * and the anonymous pages it swapped in during at least 2 of them.
+ * prepagectl record of two processes at once, over four known windows of
+ * each, one of them reset: each table has exactly the file pages its
+ * process read in at least 2 of the 3 counted windows (pages cached
+ * before the recording included: the first process's 0-7; pages only
+ * read ahead left out; nothing of the other process), with the file's
+ * identity, and the anonymous pages it swapped in during at least 2 of
+ * them.
  */
 FIXTURE(record)
 {
-	char path[PATH_MAX], out[PATH_MAX + 8];
+	char path[PATH_MAX], out[2][PATH_MAX + 8];
 	long old_file, old_anon;	/* knobs to restore, or -1 */
-	pid_t pid;			/* the recorded process, or 0 */
+	pid_t pid[2];			/* the recorded processes, or 0 */
 };
 
 FIXTURE_SETUP(record)
 {
 	psz = sysconf(_SC_PAGESIZE);
 	self->path[0] = '\0';
-	self->out[0] = '\0';
+	self->out[0][0] = '\0';
+	self->out[1][0] = '\0';
 	self->old_file = -1;
 	self->old_anon = -1;
-	self->pid = 0;
+	self->pid[0] = 0;
+	self->pid[1] = 0;
 }
 
 FIXTURE_TEARDOWN(record)
 {
-	if (self->pid > 0) {
-		kill(self->pid, SIGKILL);
-		waitpid(self->pid, NULL, 0);
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (self->pid[k] > 0) {
+			kill(self->pid[k], SIGKILL);
+			waitpid(self->pid[k], NULL, 0);
+		}
+		if (self->out[k][0])
+			unlink(self->out[k]);
 	}
 	if (self->old_file >= 0)
 		set_knob("file_enabled", self->old_file);
 	if (self->old_anon >= 0)
 		set_knob("anon_enabled", self->old_anon);
-	if (self->out[0])
-		unlink(self->out);
 	if (self->path[0])
 		unlink(self->path);
 }
 
+/* Start `prepagectl record` of @pid into @out; its standard error. */
+static FILE *record_start(const char *ctlpath, pid_t pid, const char *out,
+			  pid_t *rpid)
+{
+	char pidstr[16];
+	int err[2];
+
+	if (pipe(err))
+		return NULL;
+	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	*rpid = fork();
+	if (*rpid < 0)
+		return NULL;
+	if (!*rpid) {
+		dup2(err[1], 2);
+		close(err[0]);
+		execl(ctlpath, "prepagectl", "record", "-p", pidstr, "-n", "3",
+		      "-k", "2", "-o", out, (char *)NULL);
+		_exit(127);
+	}
+	close(err[1]);
+	return fdopen(err[0], "r");
+}
+
 TEST_F(record, tables)
 {
-	char ino[32], ctlpath[PATH_MAX], proc[64], pidstr[16], timeout[16];
+	char ino[32], ctlpath[PATH_MAX], proc[2][64], timeout[16];
 	char want[PATH_MAX + 256], got[PATH_MAX + 256], *anon = NULL, *p, c;
-	char *path = self->path, *out = self->out;
-	int cmd[2], reply[2], err[2], fd, i, w, status;
-	pid_t pid, rpid;
+	int cmd[2][2], reply[2][2], fd, i, k, w, status;
+	char *path = self->path;
+	FILE *errf[2];
+	pid_t rpid[2];
 	struct stat st;
-	FILE *errf;
 	ssize_t n;
 
 	if (prepage_unavailable())
@@ -373,7 +412,6 @@ TEST_F(record, tables)
 	ASSERT_EQ(0, access(ctlpath, X_OK));
 	fd = test_file(path, ino, sizeof(ino));
 	ASSERT_LE(0, fd);
-	snprintf(out, sizeof(self->out), "%s.table", path);
 	/* Pages 0-7 are cached before the recording starts. */
 	p = malloc(psz);
 	ASSERT_NE(NULL, p);
@@ -393,73 +431,75 @@ TEST_F(record, tables)
 	ASSERT_LE(0, self->old_anon);
 	ASSERT_LT(0, read_file(SYSFS "anon_timeout", timeout, sizeof(timeout)));
 
-	ASSERT_EQ(0, pipe(cmd));
-	ASSERT_EQ(0, pipe(reply));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	self->pid = pid;
-	if (!pid) {
-		/* Its own pages, not shared with the parent: swappable. */
-		for (i = 0; anon && i < 16; i++)
-			anon[i * psz] = i + 1;
-		/* 'o': page the anonymous memory out; '0'..'3': a window */
-		while (read(cmd[0], &c, 1) == 1) {
-			if (c == 'o' && anon)
-				madvise(anon, 16 * psz, MADV_PAGEOUT);
-			else if (c != 'o')
-				record_child_window(fd, anon, c - '0');
-			if (write(reply[1], &c, 1) != 1)
-				_exit(1);
+	for (k = 0; k < 2; k++) {
+		ASSERT_EQ(0, pipe(cmd[k]));
+		ASSERT_EQ(0, pipe(reply[k]));
+		self->pid[k] = fork();
+		ASSERT_LE(0, self->pid[k]);
+		if (!self->pid[k]) {
+			/* Its own pages, not shared with the parent: swappable. */
+			for (i = 0; anon && i < 16; i++)
+				anon[i * psz] = i + 1;
+			/* 'o': page the anonymous memory out; '0'..'3': a window */
+			while (read(cmd[k][0], &c, 1) == 1) {
+				if (c == 'o' && anon)
+					madvise(anon, 16 * psz, MADV_PAGEOUT);
+				else if (c != 'o')
+					record_child_window(fd, anon, k, c - '0');
+				if (write(reply[k][1], &c, 1) != 1)
+					_exit(1);
+			}
+			_exit(0);
 		}
-		_exit(0);
+		snprintf(proc[k], sizeof(proc[k]), "/proc/%d/prepage",
+			 self->pid[k]);
+		snprintf(self->out[k], sizeof(self->out[k]), "%s.table%d", path, k);
+		errf[k] = record_start(ctlpath, self->pid[k], self->out[k],
+				       &rpid[k]);
+		ASSERT_NE(NULL, errf[k]);
+		/* Its first line says it records. */
+		ASSERT_NE(NULL, fgets(got, sizeof(got), errf[k]));
+		ASSERT_NE(NULL, strstr(got, "recording process")) TH_LOG("%s", got);
 	}
-	ASSERT_EQ(0, pipe(err));
-	snprintf(pidstr, sizeof(pidstr), "%d", pid);
-	rpid = fork();
-	ASSERT_LE(0, rpid);
-	if (!rpid) {
-		dup2(err[1], 2);
-		execl(ctlpath, "prepagectl", "record", "-p", pidstr, "-n", "3",
-		      "-k", "2", "-o", out, (char *)NULL);
-		_exit(127);
-	}
-	close(err[1]);
-	errf = fdopen(err[0], "r");
-	ASSERT_NE(NULL, errf);
-	/* Its first line says it records. */
-	ASSERT_NE(NULL, fgets(got, sizeof(got), errf));
-	ASSERT_NE(NULL, strstr(got, "recording process")) TH_LOG("%s", got);
 
-	snprintf(proc, sizeof(proc), "/proc/%d/prepage", pid);
+	/* The windows of the two processes in turn. */
 	for (w = 0; w < 4; w++) {
-		char verb = '0' + w;
+		for (k = 0; k < 2; k++) {
+			char verb = '0' + w;
 
-		ASSERT_EQ(1, write(cmd[1], "o", 1));
-		ASSERT_EQ(1, read(reply[0], &c, 1));
-		ASSERT_EQ(0, write_str(proc, "start"));
-		ASSERT_EQ(1, write(cmd[1], &verb, 1));
-		ASSERT_EQ(1, read(reply[0], &c, 1));
-		ASSERT_EQ(0, write_str(proc, w == 2 ? "reset" : "end"));
+			ASSERT_EQ(1, write(cmd[k][1], "o", 1));
+			ASSERT_EQ(1, read(reply[k][0], &c, 1));
+			ASSERT_EQ(0, write_str(proc[k], "start"));
+			ASSERT_EQ(1, write(cmd[k][1], &verb, 1));
+			ASSERT_EQ(1, read(reply[k][0], &c, 1));
+			ASSERT_EQ(0, write_str(proc[k], w == 2 ? "reset" : "end"));
+		}
 	}
-	ASSERT_EQ(rpid, waitpid(rpid, &status, 0));
-	while (fgets(got, sizeof(got), errf))
-		TH_LOG("prepagectl: %s", got);
-	fclose(errf);
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-
 	ASSERT_EQ(0, fstat(fd, &st));
-	p = want + snprintf(want, sizeof(want),
-			    "%s 0:%ld,%ld:%ld ino=%llu size=%lld ctime=%lld.%09ld\n",
-			    path, 8 * psz, 10 * psz, psz,
-			    (unsigned long long)st.st_ino, (long long)st.st_size,
-			    (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
-	if (anon)
-		snprintf(p, want + sizeof(want) - p,
-			 "anon %p:4 target=1 timeout=%ld\n", anon,
-			 strtol(timeout, NULL, 10));
-	memset(got, 0, sizeof(got));
-	EXPECT_LE(0, read_file(out, got, sizeof(got)));
-	EXPECT_STREQ(want, got);
+	for (k = 0; k < 2; k++) {
+		long first = k * RECORD_SHIFT * psz;
+
+		ASSERT_EQ(rpid[k], waitpid(rpid[k], &status, 0));
+		while (fgets(got, sizeof(got), errf[k]))
+			TH_LOG("prepagectl: %s", got);
+		fclose(errf[k]);
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+
+		p = want + snprintf(want, sizeof(want),
+				    "%s %ld:%ld,%ld:%ld ino=%llu size=%lld ctime=%lld.%09ld\n",
+				    path, first, 8 * psz, first + 10 * psz, psz,
+				    (unsigned long long)st.st_ino,
+				    (long long)st.st_size,
+				    (long long)st.st_ctim.tv_sec,
+				    st.st_ctim.tv_nsec);
+		if (anon)
+			snprintf(p, want + sizeof(want) - p,
+				 "anon %p:4 target=1 timeout=%ld\n", anon,
+				 strtol(timeout, NULL, 10));
+		memset(got, 0, sizeof(got));
+		EXPECT_LE(0, read_file(self->out[k], got, sizeof(got)));
+		EXPECT_STREQ(want, got) TH_LOG("process %d", k);
+	}
 
 	close(fd);
 	if (anon)
