@@ -19,7 +19,7 @@ ktap_print_header
 [ -x "$CTL" ] || { ktap_skip_all "prepagectl not built"; exit "$KSFT_SKIP"; }
 [ -d "${PREPAGE_TESTDIR:-}" ] ||
 	{ ktap_skip_all "PREPAGE_TESTDIR: no disk directory"; exit "$KSFT_SKIP"; }
-ktap_set_plan 12
+ktap_set_plan 13
 
 WORK=$(mktemp -d "$PREPAGE_TESTDIR/prepagectl.XXXXXX")
 ENABLED=$(cat "$SYSFS/enabled")
@@ -335,6 +335,33 @@ trace_cmd_check() {
 	! grep -q prepage_ "$WORK/out"
 }
 
+# A table made before its file changed (a system update): load drops the
+# file's line, says so, and loads the rest; file_stale counts the line.
+test_stale() {
+	upd="$WORK/updated"
+	dd if=/dev/zero of="$upd" bs="$PSZ" count=8 2>/dev/null &&
+	printf '%s 0:%d\nanon 0x10000:4 target=1 timeout=3\n' "$upd" \
+		$((8 * PSZ)) > "$WORK/t" &&
+	"$CTL" reset -p "$PID" &&
+	"$CTL" load -p "$PID" "$WORK/t" &&
+	"$CTL" dump -p "$PID" -o "$WORK/made" &&
+	grep -q "^$upd 0:$((8 * PSZ)) ino=[0-9]* size=$((8 * PSZ)) ctime=" \
+		"$WORK/made" || return 1
+	stale=$(stat_of file_stale)
+	# The update: a new version of the file, one page longer.
+	dd if=/dev/zero of="$upd" bs="$PSZ" count=9 2>/dev/null &&
+	"$CTL" reset -p "$PID" &&
+	run 0 "$WORK/made: 1 stale line(s) dropped" \
+		"$CTL" load -p "$PID" "$WORK/made" &&
+	[ "$(stat_of file_stale)" = $((stale + 1)) ] &&
+	[ "$(stat_of files)" = 0 ] &&
+	[ "$(stat_of anon_target_pages)" = 4 ] &&
+	# The same table, not stale, loads silently.
+	run 0 "" "$CTL" load -p "$PID" "$WORK/t" &&
+	[ ! -s "$WORK/err" ] &&
+	[ "$(stat_of files)" = 1 ]
+}
+
 test_reset() {
 	run 0 "" "$CTL" load -p "$PID" "$WORK/table" &&
 	[ "$(stat_of anon_target_pages)" = 4 ] &&
@@ -345,7 +372,7 @@ test_reset() {
 }
 
 for t in usage no_process round_trip malformed refused disabled \
-	 switch_stat replay system_stat trace_cmd reset record_interrupted; do
+	 switch_stat replay system_stat trace_cmd stale reset record_interrupted; do
 	if [ $t = trace_cmd ] && ! command -v trace-cmd > /dev/null; then
 		ktap_test_skip "prepagectl.$t: no trace-cmd"
 		continue

@@ -531,16 +531,36 @@ static char *read_table(const char *file, size_t *len)
 
 /* ---- commands ------------------------------------------------------------ */
 
+/* The file_stale counter of the process, or -1. */
+static long long stale_lines(int pid)
+{
+	char path[64], line[128];
+	long long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/prepage_stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "file_stale %lld", &val) == 1)
+			break;
+	fclose(f);
+	return val;
+}
+
 static int cmd_load(int pid, const char *file)
 {
 	ssize_t n;
 	size_t len;
 	char *buf = read_table(file, &len);
+	long long stale;
 	int fd;
 
 	table_lines(buf, file, NULL, NULL);
 	need_enabled();
 	fd = open_proc(pid, "prepage_table", O_WRONLY);
+	stale = stale_lines(pid);
 	n = write(fd, buf, len);
 	if (n != (ssize_t)len) {
 		int err = n < 0 ? errno : EIO;
@@ -565,6 +585,15 @@ static int cmd_load(int pid, const char *file)
 		}
 	}
 	close(fd);
+	/* The kernel drops the lines of a file changed since: say so. */
+	if (stale >= 0) {
+		long long now = stale_lines(pid);
+
+		if (now > stale)
+			note("%s: %lld stale line(s) dropped: %s", file,
+			     now - stale,
+			     "the file changed since (ino=, size= or ctime=)");
+	}
 	free(buf);
 	return 0;
 }
