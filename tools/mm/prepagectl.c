@@ -531,22 +531,57 @@ static char *read_table(const char *file, size_t *len)
 
 /* ---- commands ------------------------------------------------------------ */
 
+/* The key/value lines of a stat file, in order. */
+struct kv {
+	char key[64];
+	unsigned long long val;
+};
+
+/* The lines of @path whose key starts with @prefix, without it. */
+static int read_kv_path(const char *path, const char *prefix, struct kv *kv,
+			int max)
+{
+	size_t plen = strlen(prefix);
+	char line[128];
+	FILE *f;
+	int n = 0;
+
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (n < max && fgets(line, sizeof(line), f))
+		if (!strncmp(line, prefix, plen) &&
+		    sscanf(line + plen, "%63s %llu", kv[n].key, &kv[n].val) == 2)
+			n++;
+	fclose(f);
+	return n;
+}
+
+static int read_kv(int pid, const char *file, struct kv *kv, int max)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	return read_kv_path(path, "", kv, max);
+}
+
+static unsigned long long kv_get(struct kv *kv, int n, const char *key)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return kv[i].val;
+	return 0;
+}
+
 /* The file_stale counter of the process, or -1. */
 static long long stale_lines(int pid)
 {
-	char path[64], line[128];
-	long long val = -1;
-	FILE *f;
+	struct kv kv[64];
+	int n = read_kv(pid, "prepage_stat", kv, 64);
 
-	snprintf(path, sizeof(path), "/proc/%d/prepage_stat", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "file_stale %lld", &val) == 1)
-			break;
-	fclose(f);
-	return val;
+	return n < 0 ? -1 : (long long)kv_get(kv, n, "file_stale");
 }
 
 static int cmd_load(int pid, const char *file)
@@ -630,50 +665,6 @@ static int cmd_signal(int pid, const char *what)
 		refused(pid, what, errno);
 	}
 	close(fd);
-	return 0;
-}
-
-/* The key/value lines of a stat file, in order. */
-struct kv {
-	char key[64];
-	unsigned long long val;
-};
-
-/* The lines of @path whose key starts with @prefix, without it. */
-static int read_kv_path(const char *path, const char *prefix, struct kv *kv,
-			int max)
-{
-	size_t plen = strlen(prefix);
-	char line[128];
-	FILE *f;
-	int n = 0;
-
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (n < max && fgets(line, sizeof(line), f))
-		if (!strncmp(line, prefix, plen) &&
-		    sscanf(line + plen, "%63s %llu", kv[n].key, &kv[n].val) == 2)
-			n++;
-	fclose(f);
-	return n;
-}
-
-static int read_kv(int pid, const char *file, struct kv *kv, int max)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
-	return read_kv_path(path, "", kv, max);
-}
-
-static unsigned long long kv_get(struct kv *kv, int n, const char *key)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(kv[i].key, key))
-			return kv[i].val;
 	return 0;
 }
 
