@@ -10,15 +10,17 @@ pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
       busybox-static flex bison bc libelf-dev libssl-dev cpio e2fsprogs
       quilt xz-utils file make gcc libc6-dev python3 python3-ply python3-git
       perl git kmod rsync ocaml-nox gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-      gcc-powerpc64le-linux-gnu libcap-dev libnuma-dev liburing-dev trace-cmd)
+      gcc-powerpc64le-linux-gnu libcap-dev libnuma-dev liburing-dev trace-cmd
+      linux-perf)
 # rsync: the kselftest install target; ocaml-nox: coccicheck's OCaml-scripted
 # rules (ocamlopt, which --no-install-recommends leaves out);
 # gcc-aarch64-linux-gnu, gcc-powerpc64le-linux-gnu: the arm64 (16K pages)
 # and powerpc book3s64 build checks of the series (dev/cross-build.sh);
 # libcap-dev, libnuma-dev, liburing-dev: the upstream mm kselftests of the
 # no-regression run (dev/selftests.sh; without liburing, cow and
-# gup_longterm leave their io_uring cases out); trace-cmd: brought into the
-# guest by dev/vm.sh -k for the test that the series' events parse in it.
+# gup_longterm leave their io_uring cases out); trace-cmd, linux-perf: brought
+# into the guest by dev/vm.sh -k for the tests that the series' events parse
+# in them.
 [ "${1:-}" = bench ] && pkgs+=(python3-matplotlib)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -10,7 +10,7 @@
 #     -t   timeout for the whole VM run (default 600)
 #     -l   also write the full console log here
 #     -k   include the installed kselftests (build/kselftest) at /kselftest,
-#          and trace-cmd
+#          and trace-cmd and perf
 #     -u   include the upstream kselftests of the no-regression run
 #          (build/kselftest-upstream) at /kselftest-upstream
 #     -x   include FILE (a program, say) in /extra
@@ -60,10 +60,13 @@ fi
 if [ "$with_kst" = 1 ]; then
 	[ -x "$BUILD/kselftest/run_kselftest.sh" ] || die "no kselftests in $BUILD/kselftest: run dev/selftests.sh"
 	cp -a "$BUILD/kselftest" "$stage/kselftest"
-	# trace-cmd, for the test that reads the series' events with it (its
-	# libraries come along with those of the test programs below).
-	command -v trace-cmd >/dev/null || die "trace-cmd missing: run dev/setup.sh"
-	cp "$(command -v trace-cmd)" "$stage/usr/bin/trace-cmd"
+	# trace-cmd and perf, for the tests that read the series' events with
+	# them (their libraries come along with those of the test programs
+	# below).
+	for t in trace-cmd perf; do
+		command -v $t >/dev/null || die "$t missing: run dev/setup.sh"
+		cp "$(command -v $t)" "$stage/usr/bin/$t"
+	done
 fi
 if [ "$with_up" = 1 ]; then
 	[ -x "$BUILD/kselftest-upstream/run-upstream.sh" ] ||

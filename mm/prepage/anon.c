@@ -913,8 +913,10 @@ static void prepage_anon_plan(struct prepage_mm *pm)
 	if (pm->anon_plan)
 		return;
 	plan = kvmalloc_array(t->nr_targets, sizeof(*plan), GFP_KERNEL_ACCOUNT);
-	if (!plan)
+	if (!plan) {
+		prepage_nomem_stop(pm);
 		return;
+	}
 	xa_for_each(&t->pages, vpn, entry) {
 		if (!anon_is_target(entry))
 			continue;
@@ -983,8 +985,12 @@ static void prepage_anon_work(struct kthread_work *work)
 	if (aw == &pm->anon_work[0])
 		prepage_anon_plan_and_queue(pm);
 	nr = pm->anon_plan_nr;
-	if (!nr || anon_walk_alloc(&w))
+	if (!nr)
 		goto uncharge;
+	if (anon_walk_alloc(&w)) {
+		prepage_nomem_stop(pm);
+		goto uncharge;
+	}
 	for (;;) {
 		unsigned int i = atomic_fetch_add(batch, &pm->anon_cursor);
 		unsigned int end = min(i + batch, nr);

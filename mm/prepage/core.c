@@ -654,6 +654,19 @@ void prepage_budget_give(struct prepage_mm *pm, unsigned long nr)
 	atomic_long_add(nr, &pm->budget);
 }
 
+/**
+ * prepage_nomem_stop() - a prepager stops for want of memory
+ * @pm:	the prepage state, in a window
+ *
+ * Counts the window once in nomem_stops, however many of its prepagers
+ * stop so.
+ */
+void prepage_nomem_stop(struct prepage_mm *pm)
+{
+	if (!atomic_cmpxchg(&pm->nomem_stopped, 0, 1))
+		prepage_stat_add(pm, PREPAGE_STAT_NOMEM_STOPS, 1);
+}
+
 /*
  * Take @pm out of the hash (the caller holds prepage_slots_lock). From
  * here on it takes no new window or table, even from a holder of a
@@ -668,7 +681,9 @@ static void prepage_mm_unhash(struct prepage_mm *pm)
 
 /*
  * Stop logging and close @pm's window (caller holds @pm->lock), for
- * @reason. Return: the number of entries the window logged.
+ * @reason; a window that closes before its prepagers are done, other
+ * than to restart, counts as a closed stop. Return: the number of
+ * entries the window logged.
  */
 static unsigned int __prepage_window_close(struct prepage_mm *pm,
 					   enum prepage_close_reason reason)
@@ -677,6 +692,8 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 
 	lockdep_assert_held(&pm->lock);
 
+	if (reason != PREPAGE_CLOSE_RESTART && prepage_prepaging(pm))
+		prepage_stat_add(pm, PREPAGE_STAT_CLOSED_STOPS, 1);
 	prepage_file_prepage_stop(pm);
 	prepage_anon_prepage_stop(pm);
 	spin_lock(&pm->log_lock);
@@ -831,6 +848,7 @@ int prepage_switch_start(struct prepage_mm *pm)
 				READ_ONCE(prepage_max_switch_kbytes) >>
 				(PAGE_SHIFT - 10));
 		atomic_set(&pm->budget_spent, 0);
+		atomic_set(&pm->nomem_stopped, 0);
 	}
 	if (READ_ONCE(prepage_file_enabled))
 		prepage_file_prepage_start(pm);

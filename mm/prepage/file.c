@@ -852,8 +852,10 @@ static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 	 * allocating: make room first.
 	 */
 	if (prepage_extents_reserve(&f->prepaged,
-				    f->prepaged.nr + (end - index + 1) / 2 + 1))
+				    f->prepaged.nr + (end - index + 1) / 2 + 1)) {
+		prepage_nomem_stop(f->pm);
 		return 0;
+	}
 	nr = prepage_budget_take(f->pm, end - index);
 	if (!nr)
 		return 0;

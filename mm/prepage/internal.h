@@ -104,6 +104,11 @@ enum prepage_state {
  * @PREPAGE_STAT_FILE_STALE:	table lines dropped because the file changed
  * @PREPAGE_STAT_BUDGET_STOPS:	windows whose prepaging stopped because it
  *				had brought in max_switch_kbytes
+ * @PREPAGE_STAT_CLOSED_STOPS:	windows that closed (end, reset, exit)
+ *				before their prepagers were done
+ * @PREPAGE_STAT_NOMEM_STOPS:	windows whose prepaging stopped for want of
+ *				memory to plan it or to record what it
+ *				prepaged
  * @PREPAGE_STAT_LOG_DROPPED:	accesses not logged because the log was full
  * @PREPAGE_STAT_ANON_PREPAGED:	anonymous pages the engine swapped in and
  *				mapped
@@ -130,6 +135,8 @@ enum prepage_stat_item {
 	PREPAGE_STAT_FILE_LATE,
 	PREPAGE_STAT_FILE_STALE,
 	PREPAGE_STAT_BUDGET_STOPS,
+	PREPAGE_STAT_CLOSED_STOPS,
+	PREPAGE_STAT_NOMEM_STOPS,
 	PREPAGE_STAT_LOG_DROPPED,
 	PREPAGE_STAT_ANON_PREPAGED,
 	PREPAGE_STAT_ANON_HIT,
@@ -340,6 +347,8 @@ struct prepage_anon_work {
  * @file_prepaging:	file prepager works queued or running
  * @budget:		pages the window's prepagers may still bring in
  * @budget_spent:	the window's budget ran out (0 or 1)
+ * @nomem_stopped:	a prepager of the window stopped for want of memory
+ *			(0 or 1)
  * @prepage_start:	ktime_get_ns() when the window's prepagers started
  * @last_prepage_ns:	how long the last prepagers took to finish
  * @anon_table:		the anonymous tables, or NULL (@lock; read without
@@ -397,6 +406,7 @@ struct prepage_mm {
 	atomic_t file_prepaging;
 	atomic_long_t budget;
 	atomic_t budget_spent;
+	atomic_t nomem_stopped;
 	u64 prepage_start;
 	u64 last_prepage_ns;
 	struct prepage_anon_table *anon_table;
@@ -448,6 +458,14 @@ void prepage_charge_begin(struct mm_struct *mm, struct prepage_charge *c);
 void prepage_charge_end(struct prepage_charge *c);
 unsigned long prepage_budget_take(struct prepage_mm *pm, unsigned long nr);
 void prepage_budget_give(struct prepage_mm *pm, unsigned long nr);
+void prepage_nomem_stop(struct prepage_mm *pm);
+
+/* Whether prepagers of @pm's window are queued or running. */
+static inline bool prepage_prepaging(struct prepage_mm *pm)
+{
+	return atomic_read(&pm->file_prepaging) > 0 ||
+	       atomic_read(&pm->anon_prepaging) > 0;
+}
 
 /*
  * Every counter of an address space is also summed over the whole system in

@@ -126,8 +126,7 @@ static int prepage_ctl_show(struct seq_file *m, void *v)
 		return PTR_ERR(pm);
 	if (pm) {
 		switching = pm->state == PREPAGE_SWITCHING;
-		prepaging = atomic_read(&pm->file_prepaging) > 0 ||
-			    atomic_read(&pm->anon_prepaging) > 0;
+		prepaging = prepage_prepaging(pm);
 	}
 	prepage_sizes_get(pm, &sz);
 	prepage_proc_unlock(pm);
@@ -163,6 +162,8 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_FILE_LATE]	= "file_late",
 	[PREPAGE_STAT_FILE_STALE]	= "file_stale",
 	[PREPAGE_STAT_BUDGET_STOPS]	= "budget_stops",
+	[PREPAGE_STAT_CLOSED_STOPS]	= "closed_stops",
+	[PREPAGE_STAT_NOMEM_STOPS]	= "nomem_stops",
 	[PREPAGE_STAT_LOG_DROPPED]	= "log_dropped",
 	[PREPAGE_STAT_ANON_PREPAGED]	= "anon_prepaged",
 	[PREPAGE_STAT_ANON_HIT]		= "anon_hit",

@@ -240,8 +240,9 @@ static int prepaged_switch_out(char *buf, int out, int nr_out, int a,
 static const char * const counters[] = {
 	"switches", "restarts", "file_prepaged", "file_hit", "file_miss",
 	"file_demoted", "file_evicted", "file_late", "file_stale",
-	"budget_stops", "log_dropped", "anon_prepaged", "anon_hit",
-	"anon_miss", "anon_evicted", "anon_demoted", "anon_late",
+	"budget_stops", "closed_stops", "nomem_stops", "log_dropped",
+	"anon_prepaged", "anon_hit", "anon_miss", "anon_evicted",
+	"anon_demoted", "anon_late",
 };
 
 static long vmstat_counter(const char *name)

@@ -1027,6 +1027,62 @@ TEST_F(file, budget)
 }
 
 /*
+ * A window that ends while its prepagers are still reading counts once in
+ * closed_stops; a restart, which cuts them short too but lets them go on,
+ * does not, nor does a window whose prepagers were done. The window is
+ * ended right after it starts, over a target of 4096 pages none of which
+ * is cached: unless all of them were read by then (the test then tries
+ * again), its prepagers were at work.
+ */
+TEST(closed_stop)
+{
+	char path[PATH_MAX], line[PATH_MAX + 64];
+	long nr = NR_PAGES * 64, before, prepaged = nr, closed = 0;
+	int fd, try;
+
+	psz = sysconf(_SC_PAGESIZE);
+	if (prepage_unavailable())
+		SKIP(return, "%s", prepage_unavailable());
+	fd = make_file(path, nr);
+	ASSERT_LE(0, fd) TH_LOG("cannot create a test file");
+	if (!evict(fd, nr)) {
+		fixture_file_close(fd, path);
+		SKIP(return, NO_EVICT);
+	}
+	ASSERT_EQ(0, load(table_line(line, sizeof(line), "%s 0:%ld\n",
+				     path, nr * psz)));
+	for (try = 0; try < 3 && prepaged == nr; try++) {
+		ASSERT_TRUE(evict(fd, nr));
+		before = stat_of("file_prepaged");
+		closed = stat_of("closed_stops");
+		ASSERT_EQ(0, ctl("start"));
+		ASSERT_EQ(0, ctl("start"));
+		ASSERT_EQ(0, ctl("end"));
+		prepaged = stat_of("file_prepaged") - before;
+	}
+	ASSERT_GT(nr, prepaged)
+		TH_LOG("%d windows read all %ld pages before they ended",
+		       try, nr);
+	EXPECT_EQ(closed + 1, stat_of("closed_stops"));
+	EXPECT_EQ(try, stat_of("restarts"));
+	EXPECT_EQ(0, stat_of("budget_stops"));
+	EXPECT_EQ(0, stat_of("nomem_stops"));
+
+	/* This one ends when they are done: all 4096 read, no stop. */
+	ASSERT_TRUE(evict(fd, nr));
+	closed = stat_of("closed_stops");
+	before = stat_of("file_prepaged");
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(nr, stat_of("file_prepaged") - before);
+	EXPECT_EQ(closed, stat_of("closed_stops"));
+	EXPECT_EQ(0, stat_of("budget_stops"));
+	EXPECT_EQ(0, stat_of("nomem_stops"));
+	fixture_file_close(fd, path);
+}
+
+/*
  * The queue directory in sysfs of the disk that holds @fd's file, in
  * @dir; false if there is none (not a block device file system).
  */

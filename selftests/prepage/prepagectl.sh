@@ -19,7 +19,7 @@ ktap_print_header
 [ -x "$CTL" ] || { ktap_skip_all "prepagectl not built"; exit "$KSFT_SKIP"; }
 [ -d "${PREPAGE_TESTDIR:-}" ] ||
 	{ ktap_skip_all "PREPAGE_TESTDIR: no disk directory"; exit "$KSFT_SKIP"; }
-ktap_set_plan 13
+ktap_set_plan 14
 
 WORK=$(mktemp -d "$PREPAGE_TESTDIR/prepagectl.XXXXXX")
 ENABLED=$(cat "$SYSFS/enabled")
@@ -240,8 +240,9 @@ test_replay() {
 # Every counter of prepage_stat, and its prepage_* sum over the system in
 # /proc/vmstat.
 COUNTERS="switches restarts file_prepaged file_hit file_miss file_demoted
-	file_evicted file_late file_stale budget_stops log_dropped anon_prepaged
-	anon_hit anon_miss anon_evicted anon_demoted anon_late"
+	file_evicted file_late file_stale budget_stops closed_stops nomem_stops
+	log_dropped anon_prepaged anon_hit anon_miss anon_evicted anon_demoted
+	anon_late"
 vmstat_of() {
 	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
 }
@@ -284,36 +285,61 @@ test_system_stat() {
 # trace-cmd (where the system has it; the test VM does) records a known
 # window and resolves the fields and the symbolic names of the prepage
 # events from their formats, and those of the anon events.
-test_trace_cmd() {
+# The window the tracers record: the 4 pages of table4 are prepaged, and
+# it ends when they are.
+TRACED_WINDOW="'$CTL' switch -p $PID start &&
+	for i in \$(seq 100); do
+		grep -qx 'prepaging 0' /proc/$PID/prepage && break
+		sleep 0.1
+	done &&
+	'$CTL' switch -p $PID end"
+
+traced_window_setup() {
 	ino=$(printf '%x' "$(stat -c %i "$DATA")")
 	"$CTL" reset -p "$PID" &&
 	"$CTL" load -p "$PID" "$WORK/table4" &&
-	evict &&
-	# (Uncompressed: the zstd-compressed file of Debian 12's trace-cmd
-	# 3.1.6 cannot be read back in the test VM.)
-	trace-cmd record -q --compression none -o "$WORK/trace.dat" \
-		-e prepage -e anon:mm_anon_fault \
-		sh -c "'$CTL' switch -p $PID start &&
-		       for i in \$(seq 100); do
-				grep -qx 'prepaging 0' /proc/$PID/prepage && break
-				sleep 0.1
-		       done &&
-		       '$CTL' switch -p $PID end" > "$WORK/out" 2>&1 &&
-	trace-cmd report -i "$WORK/trace.dat" > "$WORK/report" 2> "$WORK/err" ||
-		{ cat "$WORK/out" "$WORK/err" | sed 's/^/# /'; return 1; }
+	evict
+}
+
+# A report of the traced window without a field or event left unparsed;
+# if it is not what report_check finds, show the events and fail.
+report_ok() {
 	if grep -E "FAILED TO PARSE|UNKNOWN|\[unknown" "$WORK/report" ||
-	   ! trace_cmd_check; then
+	   ! report_check; then
 		{ grep prepage_ "$WORK/report"; grep -m 3 mm_anon_fault \
 			"$WORK/report"; } | sed 's/^/# /'
 		return 1
 	fi
 }
 
-# The report of test_trace_cmd: each prepage event once, as the window
-# was (the mm is printed as libtraceevent prints a %p, not hashed), and
-# anonymous faults; a filter on the fields of an event finds it, or
-# leaves it out.
-trace_cmd_check() {
+test_trace_cmd() {
+	traced_window_setup &&
+	# (Uncompressed: the zstd-compressed file of Debian 12's trace-cmd
+	# 3.1.6 cannot be read back in the test VM.)
+	trace-cmd record -q --compression none -o "$WORK/trace.dat" \
+		-e prepage -e anon:mm_anon_fault \
+		sh -c "$TRACED_WINDOW" > "$WORK/out" 2>&1 &&
+	trace-cmd report -i "$WORK/trace.dat" > "$WORK/report" 2> "$WORK/err" ||
+		{ cat "$WORK/out" "$WORK/err" | sed 's/^/# /'; return 1; }
+	report_ok && trace_cmd_filter
+}
+
+# The same window through perf: system-wide, as the prepage threads are
+# kernel threads, not the recorded command's tasks.
+test_perf() {
+	traced_window_setup &&
+	perf record -q -a -B -o "$WORK/perf.data" \
+		-e 'prepage:*' -e anon:mm_anon_fault \
+		-- sh -c "$TRACED_WINDOW" > "$WORK/out" 2>&1 &&
+	perf script -i "$WORK/perf.data" > "$WORK/report" 2> "$WORK/err" ||
+		{ cat "$WORK/out" "$WORK/err" | sed 's/^/# /'; return 1; }
+	report_ok
+}
+
+# The report of the traced window (trace-cmd report or perf script): each
+# prepage event once, as the window was (the mm is printed as
+# libtraceevent prints a %p, not hashed), and anonymous faults.
+report_check() {
 	mm='mm=[0-9a-fx]*' n='[0-9][0-9]*'
 	[ "$(grep -c "prepage_window_open: *$mm pid=$PID restart=0$" \
 		"$WORK/report")" = 1 ] &&
@@ -324,7 +350,11 @@ trace_cmd_check() {
 		"$WORK/report")" = 1 ] &&
 	[ "$(grep -c "prepage_" "$WORK/report")" = 3 ] &&
 	grep -q "mm_anon_fault: *$mm address=0x[0-9a-f]* nr_pages=$n write=[01] zero=[01]$" \
-		"$WORK/report" &&
+		"$WORK/report"
+}
+
+# A trace-cmd filter on the fields of an event finds it, or leaves it out.
+trace_cmd_filter() {
 	# (-F before -i: trace-cmd 3.1.6 ignores a filter that follows it.)
 	trace-cmd report -F "prepage_file_done: prepaged == 4 && pid == $PID" \
 		-i "$WORK/trace.dat" > "$WORK/out" 2> /dev/null &&
@@ -372,9 +402,12 @@ test_reset() {
 }
 
 for t in usage no_process round_trip malformed refused disabled \
-	 switch_stat replay system_stat trace_cmd stale reset record_interrupted; do
-	if [ $t = trace_cmd ] && ! command -v trace-cmd > /dev/null; then
-		ktap_test_skip "prepagectl.$t: no trace-cmd"
+	 switch_stat replay system_stat trace_cmd perf stale reset \
+	 record_interrupted; do
+	tool=$(echo $t | tr _ -)
+	if { [ $t = trace_cmd ] || [ $t = perf ]; } &&
+	   ! command -v $tool > /dev/null; then
+		ktap_test_skip "prepagectl.$t: no $tool"
 		continue
 	fi
 	ktap_test_result "prepagectl.$t" "test_$t"

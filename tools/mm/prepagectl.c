@@ -709,6 +709,14 @@ static void stat_side(struct kv *kv, int n, const char *side, bool tables)
 		       side_get(kv, n, side, "hit") + side_get(kv, n, side, "miss"));
 }
 
+/* Why windows' prepaging stopped early, and what the logs missed. */
+static void stat_stops(struct kv *kv, int n)
+{
+	printf("\n  stops: budget %llu  closed %llu  nomem %llu  log dropped %llu",
+	       kv_get(kv, n, "budget_stops"), kv_get(kv, n, "closed_stops"),
+	       kv_get(kv, n, "nomem_stops"), kv_get(kv, n, "log_dropped"));
+}
+
 /*
  * The ratios of one side from its counters, as prepage_stat computes them:
  * hits per prepaged page, and hits per page the app used.
@@ -765,9 +773,8 @@ static void stat_one(int pid, struct kv *kv, int n, bool json, bool *first)
 	stat_side(kv, n, "file", true);
 	printf("\n  anon: ");
 	stat_side(kv, n, "anon", true);
-	printf("\n  budget stops %llu  log dropped %llu",
-	       kv_get(kv, n, "budget_stops"), kv_get(kv, n, "log_dropped"));
-	printf("  last window %.3f ms  last prepage %.3f ms\n",
+	stat_stops(kv, n);
+	printf("\n  last window %.3f ms  last prepage %.3f ms\n",
 	       kv_get(kv, n, "last_window_ns") / 1e6,
 	       kv_get(kv, n, "last_prepage_ns") / 1e6);
 }
@@ -801,8 +808,8 @@ static void stat_system(bool json)
 	stat_side(kv, n, "file", false);
 	printf("\n  anon: ");
 	stat_side(kv, n, "anon", false);
-	printf("\n  budget stops %llu  log dropped %llu\n",
-	       kv_get(kv, n, "budget_stops"), kv_get(kv, n, "log_dropped"));
+	stat_stops(kv, n);
+	printf("\n");
 }
 
 static int cmd_stat(int pid, bool json)
