@@ -939,8 +939,11 @@ static const char *stat_keys[] = {
 	"file_prepaged", "file_hit", "file_miss", "anon_prepaged", "anon_hit",
 	"anon_miss", "switches", "log_dropped", "file_stale", "file_evicted",
 	"file_demoted", "anon_evicted", "anon_demoted", "file_late", "anon_late",
-	NULL,
+	"budget_stops", "closed_stops", "nomem_stops", NULL,
 };
+
+/* Room for the values of stat_keys (and table_keys). */
+#define NR_KEYS	32
 
 /* The table sizes, from /proc/<pid>/prepage, at the end of a mode. */
 static const char *table_keys[] = {
@@ -955,7 +958,7 @@ static void read_keys(struct app *a, const char *file, const char **keys,
 	int fd, i;
 	ssize_t n;
 
-	memset(val, 0, sizeof(uint64_t) * 16);
+	memset(val, 0, sizeof(uint64_t) * NR_KEYS);
 	snprintf(path, sizeof(path), "/proc/%d/%s", a->pid, file);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
@@ -1449,7 +1452,7 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 	bool user = !strncmp(mode, "userspace", 9) || !strcmp(mode, "populate");
 	bool profile = !strcmp(mode, "prepage-profile");
 	bool reclaim = !opt.pageout && !ideal;
-	uint64_t cpu0, kswapd0, replay0, t0, val[16];
+	uint64_t cpu0, kswapd0, replay0, t0, val[NR_KEYS];
 	int i, r, c, prev = -1, order[MAX_APPS];
 	long balloon_mb = 0, avail_mb = 0;
 	struct footprint fp;

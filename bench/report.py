@@ -168,6 +168,11 @@ def summarize(recs):
             # pages): the app got there first.
             "file_late": ratio(st.get("file_late", 0), fm),
             "anon_late": ratio(st.get("anon_late", 0), am),
+            # Windows whose prepagers stopped early, by why, per switch:
+            # the budget ran out, the window ended first (the prepagers
+            # were behind the app), no memory.
+            "stops_per_switch": {k: st.get(k + "_stops", 0) / n
+                                 for k in ("budget", "closed", "nomem")},
             # The memory lock of the driver, and what it left (MiB):
             # the same for every mode, or the modes are not comparable.
             "balloon_mb": [r["balloon_mb"] for r in md if "balloon_mb" in r],
@@ -223,7 +228,8 @@ def fmt(v, spec=".1f", pctg=False):
 def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
-            "waste MB/sw", "evict f/a", "late f/a", "anon T/C", "pref ms/sw", "kswapd ms/sw",
+            "waste MB/sw", "evict f/a", "late f/a", "stops b/c/n", "anon T/C",
+            "pref ms/sw", "kswapd ms/sw",
             "start ms",
             "start p95", "start CPU p95", "start wait p95", "end ms"]
     rows = []
@@ -245,6 +251,8 @@ def table(summary):
                      fmt(s["anon_evicted"], ".0%"),
                      fmt(s["file_late"], ".0%") + "/" +
                      fmt(s["anon_late"], ".0%"),
+                     "/".join(fmt(s["stops_per_switch"][k], ".0%")
+                              for k in ("budget", "closed", "nomem")),
                      "%s/%s" % tuple(fmt(s["tables"].get(k), ".0f") for k in
                                      ("anon_target_pages",
                                       "anon_candidate_pages")),
