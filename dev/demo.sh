@@ -15,13 +15,18 @@ trap 'rm -rf "$tmp"' EXIT
 gcc -O2 -Wall -o "$tmp/demo-app" "$ROOT/dev/demo-app.c"
 cp "$ctl" "$tmp/prepagectl"
 cat >"$tmp/session.sh" <<'GUEST'
+# Each command is shown as typed ("$ ..."), then run.
+run() {
+	echo "\$ $*"
+	eval "$*"
+}
 # One switch of the app: pushed out, then brought back to the foreground
 # inside a window, as ActivityManager would signal it.
 switch() {
-	kill -USR2 $PID; sleep 0.5
-	./prepagectl switch -p $PID start
-	kill -USR1 $PID; sleep 0.5
-	./prepagectl switch -p $PID end
+	run "kill -USR2 $PID; sleep 0.5   # pushed out"
+	run ./prepagectl switch -p $PID start
+	run "kill -USR1 $PID; sleep 0.5   # in front again"
+	run ./prepagectl switch -p $PID end
 }
 cd /extra
 echo 1 > /sys/kernel/mm/prepage/enabled
@@ -31,24 +36,22 @@ dd if=/dev/zero of=/mnt/disk/app.dat bs=$psz count=64 2>/dev/null
 PID=$!
 for i in $(seq 50); do [ -s /tmp/app.out ] && break; sleep 0.1; done
 [ -s /tmp/app.out ] || { echo "demo-app did not start"; exit 1; }
-set -x
-# Record with both sides off, so that every page the app uses faults.
-echo 0 > /sys/kernel/mm/prepage/file_enabled
-echo 0 > /sys/kernel/mm/prepage/anon_enabled
-./prepagectl record -p $PID -n 3 -k 2 -o /tmp/app.table &
+echo "# demo-app $PID: reads pages 0-15 of /mnt/disk/app.dat and heap pages 0-31"
+echo "# Record with both sides off, so that every page the app uses faults."
+run "echo 0 > /sys/kernel/mm/prepage/file_enabled"
+run "echo 0 > /sys/kernel/mm/prepage/anon_enabled"
+run "./prepagectl record -p $PID -n 3 -k 2 -o /tmp/app.table &"
+rec=$!
 sleep 1
 switch; switch; switch
-wait $!
-cat /tmp/app.table
-echo 1 > /sys/kernel/mm/prepage/file_enabled
-echo 1 > /sys/kernel/mm/prepage/anon_enabled
-./prepagectl load -p $PID /tmp/app.table
+wait $rec
+run cat /tmp/app.table
+run "echo 1 > /sys/kernel/mm/prepage/file_enabled"
+run "echo 1 > /sys/kernel/mm/prepage/anon_enabled"
+run ./prepagectl load -p $PID /tmp/app.table
 switch
-./prepagectl stat -p $PID
-set +x
+run ./prepagectl stat -p $PID
 kill $PID
 GUEST
-# The trace (set -x) goes to standard error: one stream, as typed.
-dev_vm=$ROOT/dev/vm.sh
-"$dev_vm" -t 300 -x "$tmp/demo-app" -x "$tmp/prepagectl" -x "$tmp/session.sh" \
-	-- 'sh /extra/session.sh 2>&1 | sed "s/^+ /# /"'
+"$ROOT/dev/vm.sh" -t 300 -x "$tmp/demo-app" -x "$tmp/prepagectl" \
+	-x "$tmp/session.sh" -- 'sh /extra/session.sh 2>&1'
