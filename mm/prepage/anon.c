@@ -871,15 +871,35 @@ static void prepage_anon_span(struct prepage_mm *pm,
 	}
 }
 
-/* A prepager is done with @pm's window; the last one says so. */
+/*
+ * Whether the anonymous prepagers of @pm's window, all done, left part of
+ * it undone for want of memory (for the plan, or for their page walks):
+ * they were not told to stop, their address space is not exiting, and
+ * the budget was not spent. Each batch taken is done unless they stop.
+ */
+static bool prepage_anon_nomem(struct prepage_mm *pm)
+{
+	if (READ_ONCE(pm->anon_stop) || !atomic_read(&pm->slot.mm->mm_users) ||
+	    atomic_read(&pm->budget_spent))
+		return false;
+	return !pm->anon_plan ||
+	       atomic_read(&pm->anon_cursor) < pm->anon_plan_nr;
+}
+
+/* A prepager is done with @pm's window; the last one says why. */
 static void prepage_anon_prepage_done(struct prepage_mm *pm)
 {
 	unsigned long prepaged = 0;
 	enum prepage_stop_reason why;
 	unsigned int i;
+	bool nomem;
 
-	if (!atomic_dec_and_test(&pm->anon_prepaging) ||
-	    !trace_prepage_anon_done_enabled())
+	if (!atomic_dec_and_test(&pm->anon_prepaging))
+		return;
+	nomem = prepage_anon_nomem(pm);
+	if (nomem)
+		prepage_nomem_stop(pm);
+	if (!trace_prepage_anon_done_enabled())
 		return;
 	/* No prepager runs, and the plan stays until the next stop. */
 	for (i = 0; i < pm->anon_plan_nr; i++)
@@ -887,7 +907,7 @@ static void prepage_anon_prepage_done(struct prepage_mm *pm)
 	/* An app that is exiting closes its window. */
 	if (READ_ONCE(pm->anon_stop) || !atomic_read(&pm->slot.mm->mm_users))
 		why = PREPAGE_STOP_CLOSED;
-	else if (!pm->anon_plan)	/* there were targets to plan */
+	else if (nomem)
 		why = PREPAGE_STOP_NOMEM;
 	else if (atomic_read(&pm->budget_spent))
 		why = PREPAGE_STOP_BUDGET;
@@ -913,10 +933,8 @@ static void prepage_anon_plan(struct prepage_mm *pm)
 	if (pm->anon_plan)
 		return;
 	plan = kvmalloc_array(t->nr_targets, sizeof(*plan), GFP_KERNEL_ACCOUNT);
-	if (!plan) {
-		prepage_nomem_stop(pm);
+	if (!plan)
 		return;
-	}
 	xa_for_each(&t->pages, vpn, entry) {
 		if (!anon_is_target(entry))
 			continue;
@@ -985,12 +1003,8 @@ static void prepage_anon_work(struct kthread_work *work)
 	if (aw == &pm->anon_work[0])
 		prepage_anon_plan_and_queue(pm);
 	nr = pm->anon_plan_nr;
-	if (!nr)
+	if (!nr || anon_walk_alloc(&w))
 		goto uncharge;
-	if (anon_walk_alloc(&w)) {
-		prepage_nomem_stop(pm);
-		goto uncharge;
-	}
 	for (;;) {
 		unsigned int i = atomic_fetch_add(batch, &pm->anon_cursor);
 		unsigned int end = min(i + batch, nr);

@@ -660,6 +660,8 @@ void prepage_budget_give(struct prepage_mm *pm, unsigned long nr)
  *
  * Counts the window once in nomem_stops, however many of its prepagers
  * stop so.
+ *
+ * Context: a prepage thread.
  */
 void prepage_nomem_stop(struct prepage_mm *pm)
 {
@@ -681,19 +683,20 @@ static void prepage_mm_unhash(struct prepage_mm *pm)
 
 /*
  * Stop logging and close @pm's window (caller holds @pm->lock), for
- * @reason; a window that closes before its prepagers are done, other
- * than to restart, counts as a closed stop. Return: the number of
- * entries the window logged.
+ * @reason. A window that closes while its prepagers are queued or
+ * running, other than to restart, counts as a closed stop, unless it counted as a budget
+ * or a memory stop already: each window is counted for one reason at
+ * most (but for a budget and a memory stop in the same window).
+ * Return: the number of entries the window logged.
  */
 static unsigned int __prepage_window_close(struct prepage_mm *pm,
 					   enum prepage_close_reason reason)
 {
+	bool busy = reason != PREPAGE_CLOSE_RESTART && prepage_prepaging(pm);
 	unsigned int nr;
 
 	lockdep_assert_held(&pm->lock);
 
-	if (reason != PREPAGE_CLOSE_RESTART && prepage_prepaging(pm))
-		prepage_stat_add(pm, PREPAGE_STAT_CLOSED_STOPS, 1);
 	prepage_file_prepage_stop(pm);
 	prepage_anon_prepage_stop(pm);
 	spin_lock(&pm->log_lock);
@@ -703,6 +706,9 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 	spin_unlock(&pm->log_lock);
 	atomic_dec(&prepage_nr_switching);
 	pm->last_window_ns = ktime_get_ns() - pm->window_start;
+	if (busy && !atomic_read(&pm->budget_spent) &&
+	    !atomic_read(&pm->nomem_stopped))
+		prepage_stat_add(pm, PREPAGE_STAT_CLOSED_STOPS, 1);
 	pm->state = PREPAGE_IDLE;
 	trace_prepage_window_close(pm->slot.mm, pm->pid, reason,
 				   pm->last_window_ns, nr, pm->log_dropped);

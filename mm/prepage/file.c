@@ -853,6 +853,7 @@ static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 	 */
 	if (prepage_extents_reserve(&f->prepaged,
 				    f->prepaged.nr + (end - index + 1) / 2 + 1)) {
+		f->nomem = true;
 		prepage_nomem_stop(f->pm);
 		return 0;
 	}
@@ -947,12 +948,13 @@ static int prepage_file_pass(struct prepage_file *f, bool data, pgoff_t gap,
 static enum prepage_stop_reason prepage_file_stop_reason(struct prepage_file *f,
 							 int ret)
 {
-	if (READ_ONCE(f->pm->file_stop) || ret < 0)
-		return PREPAGE_STOP_CLOSED;
-	if (ret)
+	if (ret > 0)
 		return PREPAGE_STOP_DONE;
-	return atomic_read(&f->pm->budget_spent) ? PREPAGE_STOP_BUDGET :
-						   PREPAGE_STOP_NOMEM;
+	if (f->nomem)
+		return PREPAGE_STOP_NOMEM;
+	if (ret < 0 || READ_ONCE(f->pm->file_stop))
+		return PREPAGE_STOP_CLOSED;
+	return PREPAGE_STOP_BUDGET;
 }
 
 /*
@@ -1046,6 +1048,7 @@ void prepage_file_prepage_start(struct prepage_mm *pm)
 			continue;
 		f->pass = 0;
 		f->next = 0;
+		f->nomem = false;
 		atomic_inc(&pm->file_prepaging);
 		/* Not pending: every window's prepagers are stopped first. */
 		if (WARN_ON_ONCE(!kthread_queue_work(f->worker, &f->work)))

@@ -104,11 +104,14 @@ enum prepage_state {
  * @PREPAGE_STAT_FILE_STALE:	table lines dropped because the file changed
  * @PREPAGE_STAT_BUDGET_STOPS:	windows whose prepaging stopped because it
  *				had brought in max_switch_kbytes
- * @PREPAGE_STAT_CLOSED_STOPS:	windows that closed (end, reset, exit)
- *				before their prepagers were done
+ * @PREPAGE_STAT_CLOSED_STOPS:	windows that closed (end, reset, exit,
+ *				prepage disabled; not a restart) while their
+ *				prepagers were queued or running, and had not
+ *				stopped for the budget or for memory
  * @PREPAGE_STAT_NOMEM_STOPS:	windows whose prepaging stopped for want of
- *				memory to plan it or to record what it
- *				prepaged
+ *				memory for the engine's own bookkeeping (to
+ *				plan the window or to record what it
+ *				prepaged)
  * @PREPAGE_STAT_LOG_DROPPED:	accesses not logged because the log was full
  * @PREPAGE_STAT_ANON_PREPAGED:	anonymous pages the engine swapped in and
  *				mapped
@@ -198,11 +201,12 @@ struct prepage_log_entry {
  * @pass:	where @work is: 0 reading metadata, 1 data, 2 done
  * @next:	the page @work resumes its pass at when it queued itself
  *		again to give other works a turn
+ * @nomem:	@work stopped for want of memory to record its pages
  *
  * Owned by the &struct prepage_mm whose table it is in, and protected
- * by its lock, except that @target is read and @prepaged, @pass and
- * @next written by the file prepager of the window without it: none of
- * them changes under the lock while a prepager runs.
+ * by its lock, except that @target is read and @prepaged, @pass, @next
+ * and @nomem written by the file prepager of the window without it: none
+ * of them changes under the lock while a prepager runs.
  */
 struct prepage_file {
 	struct list_head node;
@@ -220,6 +224,7 @@ struct prepage_file {
 	struct kthread_worker *worker;
 	unsigned int pass;
 	pgoff_t next;
+	bool nomem;
 };
 
 /**
@@ -348,7 +353,8 @@ struct prepage_anon_work {
  * @budget:		pages the window's prepagers may still bring in
  * @budget_spent:	the window's budget ran out (0 or 1)
  * @nomem_stopped:	a prepager of the window stopped for want of memory
- *			(0 or 1)
+ *			(0 or 1); like @budget_spent, reset when a window
+ *			opens, not when it restarts
  * @prepage_start:	ktime_get_ns() when the window's prepagers started
  * @last_prepage_ns:	how long the last prepagers took to finish
  * @anon_table:		the anonymous tables, or NULL (@lock; read without
