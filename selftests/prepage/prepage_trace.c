@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -318,6 +319,29 @@ static void record_child_window(int fd, char *anon, int k, int w)
 }
 
 /*
+ * Page the 16 anonymous pages of a recorded process out, all of them:
+ * its accesses in the next window must all be swap-ins. A folio still
+ * in a per-CPU LRU batch cannot be paged out, so the process runs on one
+ * CPU, where MADV_PAGEOUT drains the batch, and tries again until none
+ * is resident (mincore()).
+ */
+static void record_child_pageout(char *anon)
+{
+	unsigned char vec[16];
+	int tries, i, left = 16;
+
+	for (tries = 0; tries < 10 && left; tries++) {
+		madvise(anon, 16 * psz, MADV_PAGEOUT);
+		if (mincore(anon, 16 * psz, vec))
+			_exit(1);
+		for (i = 0, left = 0; i < 16; i++)
+			left += vec[i] & 1;
+	}
+	if (left)
+		_exit(1);
+}
+
+/*
  * prepagectl record of two processes at once, over four known windows of
  * each, one of them reset: each table has exactly the file pages its
  * process read in at least 2 of the 3 counted windows (pages cached
@@ -437,13 +461,18 @@ TEST_F(record, tables)
 		self->pid[k] = fork();
 		ASSERT_LE(0, self->pid[k]);
 		if (!self->pid[k]) {
+			cpu_set_t one;
+
+			CPU_ZERO(&one);
+			CPU_SET(sched_getcpu(), &one);
+			sched_setaffinity(0, sizeof(one), &one);
 			/* Its own pages, not shared with the parent: swappable. */
 			for (i = 0; anon && i < 16; i++)
 				anon[i * psz] = i + 1;
 			/* 'o': page the anonymous memory out; '0'..'3': a window */
 			while (read(cmd[k][0], &c, 1) == 1) {
 				if (c == 'o' && anon)
-					madvise(anon, 16 * psz, MADV_PAGEOUT);
+					record_child_pageout(anon);
 				else if (c != 'o')
 					record_child_window(fd, anon, k, c - '0');
 				if (write(reply[k][1], &c, 1) != 1)
