@@ -872,15 +872,23 @@ static void prepage_anon_span(struct prepage_mm *pm,
 }
 
 /*
+ * Whether the anonymous prepagers of @pm's window were cut short: told to
+ * stop, or their address space is exiting (which closes its window).
+ */
+static bool prepage_anon_cut(struct prepage_mm *pm)
+{
+	return READ_ONCE(pm->anon_stop) || !atomic_read(&pm->slot.mm->mm_users);
+}
+
+/*
  * Whether the anonymous prepagers of @pm's window, all done, left part of
  * it undone for want of memory (for the plan, or for their page walks):
- * they were not told to stop, their address space is not exiting, and
- * the budget was not spent. Each batch taken is done unless they stop.
+ * they were not cut short and the budget was not spent. Each batch taken
+ * is done unless they are cut short.
  */
 static bool prepage_anon_nomem(struct prepage_mm *pm)
 {
-	if (READ_ONCE(pm->anon_stop) || !atomic_read(&pm->slot.mm->mm_users) ||
-	    atomic_read(&pm->budget_spent))
+	if (prepage_anon_cut(pm) || atomic_read(&pm->budget_spent))
 		return false;
 	return !pm->anon_plan ||
 	       atomic_read(&pm->anon_cursor) < pm->anon_plan_nr;
@@ -904,8 +912,7 @@ static void prepage_anon_prepage_done(struct prepage_mm *pm)
 	/* No prepager runs, and the plan stays until the next stop. */
 	for (i = 0; i < pm->anon_plan_nr; i++)
 		prepaged += pm->anon_plan[i].prepaged;
-	/* An app that is exiting closes its window. */
-	if (READ_ONCE(pm->anon_stop) || !atomic_read(&pm->slot.mm->mm_users))
+	if (prepage_anon_cut(pm))
 		why = PREPAGE_STOP_CLOSED;
 	else if (nomem)
 		why = PREPAGE_STOP_NOMEM;

@@ -619,6 +619,14 @@ void prepage_charge_end(struct prepage_charge *c)
 	mem_cgroup_put(c->memcg);
 }
 
+/* Count @item for the window once, the first time @flag is set. */
+static void prepage_stop_once(struct prepage_mm *pm, atomic_t *flag,
+			      enum prepage_stat_item item)
+{
+	if (!atomic_cmpxchg(flag, 0, 1))
+		prepage_stat_add(pm, item, 1);
+}
+
 /**
  * prepage_budget_take() - take pages from the budget of a window
  * @pm:	the prepage state, in a window
@@ -639,8 +647,9 @@ unsigned long prepage_budget_take(struct prepage_mm *pm, unsigned long nr)
 		if (take <= 0)
 			break;
 	} while (!atomic_long_try_cmpxchg(&pm->budget, &old, old - take));
-	if (take < (long)nr && !atomic_cmpxchg(&pm->budget_spent, 0, 1))
-		prepage_stat_add(pm, PREPAGE_STAT_BUDGET_STOPS, 1);
+	if (take < (long)nr)
+		prepage_stop_once(pm, &pm->budget_spent,
+				  PREPAGE_STAT_BUDGET_STOPS);
 	return max(take, 0L);
 }
 
@@ -665,8 +674,7 @@ void prepage_budget_give(struct prepage_mm *pm, unsigned long nr)
  */
 void prepage_nomem_stop(struct prepage_mm *pm)
 {
-	if (!atomic_cmpxchg(&pm->nomem_stopped, 0, 1))
-		prepage_stat_add(pm, PREPAGE_STAT_NOMEM_STOPS, 1);
+	prepage_stop_once(pm, &pm->nomem_stopped, PREPAGE_STAT_NOMEM_STOPS);
 }
 
 /*
@@ -684,9 +692,10 @@ static void prepage_mm_unhash(struct prepage_mm *pm)
 /*
  * Stop logging and close @pm's window (caller holds @pm->lock), for
  * @reason. A window that closes while its prepagers are queued or
- * running, other than to restart, counts as a closed stop, unless it counted as a budget
- * or a memory stop already: each window is counted for one reason at
- * most (but for a budget and a memory stop in the same window).
+ * running, other than to restart, counts as a closed stop, unless it
+ * counted as a budget or a memory stop already: each window is counted
+ * for one reason at most (but for a budget and a memory stop in the
+ * same window).
  * Return: the number of entries the window logged.
  */
 static unsigned int __prepage_window_close(struct prepage_mm *pm,
