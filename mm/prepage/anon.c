@@ -278,7 +278,9 @@ static int anon_walk_pmd(pmd_t *pmd, unsigned long addr, unsigned long next,
 	struct prepage_anon_walk *w = walk->private;
 	spinlock_t *ptl;	/* the page table lock */
 
-	if (!anon_pmd_leaf(pmdp_get_lockless(pmd)))
+	/* Without THP no PMD maps a page (and the helpers are BUILD_BUG()s). */
+	if (!IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) ||
+	    !anon_pmd_leaf(pmdp_get_lockless(pmd)))
 		return 0;
 	ptl = pmd_lock(walk->mm, pmd);
 	if (anon_pmd_leaf(pmdp_get(pmd))) {
@@ -1229,3 +1231,5 @@ void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm)
 			   start << PAGE_SHIFT, nr, !!(val & ANON_TARGET),
 			   val >> ANON_TIMEOUT_SHIFT);
 }
+
+#include "tests/anon-kunit.h"

@@ -41,7 +41,6 @@
 #include <linux/string_helpers.h>
 #include <linux/swap.h>
 #include <trace/events/prepage.h>
-#include <uapi/linux/sched/types.h>
 
 #include "../internal.h"
 #include "internal.h"
@@ -660,85 +659,6 @@ static struct kthread_worker *prepage_idle_workers[PREPAGE_MAX_IDLE_WORKERS];
 static unsigned int prepage_nr_idle_workers;
 static atomic_t prepage_next_idle_worker = ATOMIC_INIT(0);
 
-/*
- * Every prepage thread, file and anonymous, for __prepage_speculative().
- * Added under the lock that serializes enabling prepage, never removed:
- * the threads live as long as the kernel.
- */
-#define PREPAGE_MAX_THREADS	32
-static struct task_struct *prepage_threads[PREPAGE_MAX_THREADS];
-static unsigned int prepage_nr_threads;
-
-static void prepage_thread_add(struct task_struct *task)
-{
-	unsigned int nr = prepage_nr_threads;
-
-	if (WARN_ON_ONCE(nr >= PREPAGE_MAX_THREADS))
-		return;
-	prepage_threads[nr] = task;
-	/* The entry before the count: readers take no lock. */
-	smp_store_release(&prepage_nr_threads, nr + 1);
-}
-
-/**
- * __prepage_speculative() - whether the current task is a prepage thread
- *
- * See prepage_speculative(). Called where a page comes back in from a
- * shadow entry, while prepage is enabled.
- *
- * Return: true in a prepage thread.
- */
-bool __prepage_speculative(void)
-{
-	unsigned int i, nr;
-
-	if (!(current->flags & PF_KTHREAD))
-		return false;
-	/* Pairs with the release in prepage_thread_add(). */
-	nr = smp_load_acquire(&prepage_nr_threads);
-	for (i = 0; i < nr; i++)
-		if (prepage_threads[i] == current)
-			return true;
-	return false;
-}
-
-/**
- * prepage_idle_workers_create() - start SCHED_IDLE kthread workers
- * @workers:	where to put them
- * @max:	room in @workers
- * @name:	name prefix: the workers are "@name/0", "@name/1", ...
- *
- * Starts one worker per possible CPU, up to @max: prepaging uses the
- * CPUs that would otherwise be idle, and never competes with the app;
- * CPUs brought online later are used too (the workers are not bound to
- * a CPU, and a sleeping one costs little more than its stack). What
- * the workers read back in is not a refault (see prepage_speculative()).
- *
- * Return: the number of workers started, at least one, or the error of
- * starting the first.
- */
-int prepage_idle_workers_create(struct kthread_worker **workers,
-				unsigned int max, const char *name)
-{
-	struct sched_attr idle = { .sched_policy = SCHED_IDLE };
-	unsigned int i, nr = clamp(num_possible_cpus(), 1U, max);
-
-	for (i = 0; i < nr; i++) {
-		struct kthread_worker *w;
-
-		w = kthread_create_worker(KTW_FREEZABLE, "%s/%u", name, i);
-		if (IS_ERR(w)) {
-			if (!i)
-				return PTR_ERR(w);
-			break;
-		}
-		sched_setattr_nocheck(w->task, &idle);
-		prepage_thread_add(w->task);
-		workers[i] = w;
-	}
-	return i;
-}
-
 /**
  * prepage_file_prepagers_init() - start the file prepager threads
  *
@@ -758,14 +678,12 @@ int prepage_file_prepagers_init(void)
 	if (nr < 0)
 		return nr;
 	prepage_nr_idle_workers = nr;
-	prepage_big_worker = kthread_create_worker(KTW_FREEZABLE, "kprepaged/big");
+	prepage_big_worker = prepage_worker_create("kprepaged/big");
 	if (IS_ERR(prepage_big_worker)) {
 		/* Big files share an idle thread then. */
 		pr_warn("no thread for big files: %ld\n",
 			PTR_ERR(prepage_big_worker));
 		prepage_big_worker = prepage_idle_workers[0];
-	} else {
-		prepage_thread_add(prepage_big_worker->task);
 	}
 	return 0;
 }

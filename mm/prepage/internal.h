@@ -19,60 +19,14 @@
 #include <linux/types.h>
 
 #include "../mm_slot.h"
+#include "extents.h"
+#include "workers.h"
 
 struct address_space;
 struct cgroup_subsys_state;
 struct cred;
 struct mem_cgroup;
 struct seq_file;
-
-/**
- * struct prepage_extent - a run of pages of one file
- * @start:	index of the first page
- * @nr:		number of pages, at least one
- */
-struct prepage_extent {
-	pgoff_t start;
-	pgoff_t nr;
-};
-
-/**
- * struct prepage_extents - a set of pages, as extents
- * @ext:	the extents, sorted by @start; no two overlap or touch
- * @nr:		number of extents in @ext
- * @cap:	number of extents @ext has room for
- *
- * A set has no lock of its own: the structure that owns it says what
- * protects it.
- */
-struct prepage_extents {
-	struct prepage_extent *ext;
-	unsigned int nr;
-	unsigned int cap;
-};
-
-int prepage_extents_reserve(struct prepage_extents *set, unsigned int nr);
-int prepage_extents_add(struct prepage_extents *set, pgoff_t start, pgoff_t nr);
-int prepage_extents_add_reserved(struct prepage_extents *set, pgoff_t start,
-				 pgoff_t nr);
-int prepage_extents_remove(struct prepage_extents *set, pgoff_t start,
-			   pgoff_t nr);
-bool prepage_extents_contains(const struct prepage_extents *set, pgoff_t index);
-void prepage_extents_truncate(struct prepage_extents *set, pgoff_t end);
-unsigned long prepage_extents_pages(const struct prepage_extents *set);
-bool prepage_extents_next_io(const struct prepage_extents *set,
-			     unsigned int *pos, pgoff_t gap,
-			     struct prepage_extent *io);
-int prepage_extents_intersect(struct prepage_extents *dst,
-			      const struct prepage_extents *a,
-			      const struct prepage_extents *b);
-int prepage_extents_subtract(struct prepage_extents *set,
-			     const struct prepage_extents *b);
-void prepage_extents_destroy(struct prepage_extents *set);
-int prepage_parse_u64(const char *s, u64 *val);
-int prepage_parse_ranges(char *s, struct prepage_extents *set,
-			 unsigned int max_extents);
-unsigned int prepage_permille(u64 part, u64 whole);
 
 /**
  * enum prepage_state - where an address space is in the switch cycle
@@ -437,7 +391,8 @@ extern unsigned int prepage_anon_timeout;
 extern unsigned int prepage_batch_pages;
 extern unsigned int prepage_max_anon_pages;
 
-struct prepage_mm *prepage_mm_get(struct mm_struct *mm, bool create);
+struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm);
+struct prepage_mm *prepage_mm_enter(struct mm_struct *mm);
 void prepage_mm_put(struct prepage_mm *pm);
 int prepage_switch_start(struct prepage_mm *pm);
 int prepage_switch_end(struct prepage_mm *pm);
@@ -503,8 +458,6 @@ void prepage_file_window_discard(struct prepage_mm *pm);
 void prepage_file_window_end(struct prepage_mm *pm,
 			     struct prepage_log_entry *log, unsigned int nr);
 void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm);
-int prepage_idle_workers_create(struct kthread_worker **workers,
-				unsigned int max, const char *name);
 int prepage_file_prepagers_init(void);
 void prepage_file_prepager_added(struct address_space *mapping,
 				 struct folio *folio);

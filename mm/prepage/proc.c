@@ -56,7 +56,7 @@ struct prepage_proc {
  */
 static struct prepage_mm *prepage_proc_lock(struct mm_struct *mm)
 {
-	struct prepage_mm *pm = prepage_mm_get(mm, false);
+	struct prepage_mm *pm = prepage_mm_lookup(mm);
 
 	if (IS_ERR_OR_NULL(pm))
 		return NULL;
@@ -318,7 +318,8 @@ static ssize_t prepage_ctl_write(struct file *file, struct mm_struct *mm,
 		return -ESRCH;
 	/* The state, the log and what the window learns are the app's. */
 	prepage_charge_begin(mm, &charge);
-	pm = prepage_mm_get(mm, verb == PREPAGE_START);
+	pm = verb == PREPAGE_START ? prepage_mm_enter(mm) :
+				     prepage_mm_lookup(mm);
 	if (IS_ERR_OR_NULL(pm)) {
 		/* Nothing to end or reset without state. */
 		err = pm ? PTR_ERR(pm) : verb == PREPAGE_END ? -EINVAL : 0;
@@ -425,7 +426,7 @@ static int prepage_table_load(struct prepage_proc *pp,
 	}
 	file_lines = table.nr_files || table.nr_stale;
 
-	pm = prepage_mm_get(mm, true);
+	pm = prepage_mm_enter(mm);
 	if (IS_ERR(pm)) {
 		err = PTR_ERR(pm);
 	} else {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * KUnit tests of the prepage core: extent sets, range parsing, ratios,
- * and the life cycle of the per address space state.
+ * KUnit tests of the prepage core: the life cycle of the per address
+ * space state.
  */
 
 #ifdef CONFIG_PREPAGE_KUNIT_TEST
@@ -11,225 +11,6 @@
 
 #include <kunit/test.h>
 #include <linux/sched/mm.h>
-
-/* Check that @set holds exactly the @n (start, nr) pairs in @want. */
-static void prepage_expect_set(struct kunit *test,
-			       const struct prepage_extents *set,
-			       const pgoff_t *want, unsigned int n)
-{
-	unsigned int i;
-
-	KUNIT_ASSERT_EQ(test, set->nr, n);
-	for (i = 0; i < n; i++) {
-		KUNIT_EXPECT_EQ_MSG(test, set->ext[i].start, want[2 * i],
-				    "extent %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, set->ext[i].nr, want[2 * i + 1],
-				    "extent %u", i);
-	}
-}
-
-static void prepage_test_extents_add(struct kunit *test)
-{
-	struct prepage_extents set = {};
-
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&set, 100, 10), 0);
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&set, 10, 5), 0);
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&set, 50, 1), 0);
-	prepage_expect_set(test, &set, (pgoff_t []){ 10, 5, 50, 1, 100, 10 }, 3);
-
-	/* Touching runs merge: 15..19 joins 10..14, 49 joins 50. */
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&set, 15, 5), 0);
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&set, 49, 1), 0);
-	prepage_expect_set(test, &set, (pgoff_t []){ 10, 10, 49, 2, 100, 10 }, 3);
-
-	/* A run over several extents swallows them. */
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&set, 12, 90), 0);
-	prepage_expect_set(test, &set, (pgoff_t []){ 10, 100 }, 1);
-
-	/* Already present: no change. */
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&set, 20, 3), 0);
-	prepage_expect_set(test, &set, (pgoff_t []){ 10, 100 }, 1);
-	KUNIT_EXPECT_EQ(test, prepage_extents_pages(&set), 100UL);
-
-	/* Empty and wrapping runs are refused and change nothing. */
-	KUNIT_EXPECT_EQ(test, prepage_extents_add(&set, 5, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_extents_add(&set, ULONG_MAX, 2), -EINVAL);
-	prepage_expect_set(test, &set, (pgoff_t []){ 10, 100 }, 1);
-
-	KUNIT_EXPECT_TRUE(test, prepage_extents_contains(&set, 10));
-	KUNIT_EXPECT_TRUE(test, prepage_extents_contains(&set, 109));
-	KUNIT_EXPECT_FALSE(test, prepage_extents_contains(&set, 9));
-	KUNIT_EXPECT_FALSE(test, prepage_extents_contains(&set, 110));
-	KUNIT_EXPECT_FALSE(test, prepage_extents_contains(&set, ULONG_MAX));
-	prepage_extents_destroy(&set);
-	KUNIT_EXPECT_EQ(test, set.nr, 0U);
-}
-
-static void prepage_test_extents_remove(struct kunit *test)
-{
-	struct prepage_extents set = {};
-
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&set, 0, 32), 0);
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&set, 40, 8), 0);
-
-	/* Eviction of unused pages inside an extent splits it. */
-	KUNIT_ASSERT_EQ(test, prepage_extents_remove(&set, 8, 4), 0);
-	prepage_expect_set(test, &set, (pgoff_t []){ 0, 8, 12, 20, 40, 8 }, 3);
-
-	/* Head and tail trims. */
-	KUNIT_ASSERT_EQ(test, prepage_extents_remove(&set, 0, 2), 0);
-	KUNIT_ASSERT_EQ(test, prepage_extents_remove(&set, 46, 10), 0);
-	prepage_expect_set(test, &set, (pgoff_t []){ 2, 6, 12, 20, 40, 6 }, 3);
-
-	/* A run over several extents: trims one, drops one, trims one. */
-	KUNIT_ASSERT_EQ(test, prepage_extents_remove(&set, 5, 37), 0);
-	prepage_expect_set(test, &set, (pgoff_t []){ 2, 3, 42, 4 }, 2);
-
-	/* Runs that miss every extent change nothing. */
-	KUNIT_ASSERT_EQ(test, prepage_extents_remove(&set, 5, 37), 0);
-	KUNIT_ASSERT_EQ(test, prepage_extents_remove(&set, 100, 1), 0);
-	prepage_expect_set(test, &set, (pgoff_t []){ 2, 3, 42, 4 }, 2);
-	KUNIT_EXPECT_EQ(test, prepage_extents_pages(&set), 7UL);
-
-	KUNIT_EXPECT_EQ(test, prepage_extents_remove(&set, 3, 0), -EINVAL);
-	KUNIT_ASSERT_EQ(test, prepage_extents_remove(&set, 0, 1000), 0);
-	KUNIT_EXPECT_EQ(test, set.nr, 0U);
-	prepage_extents_destroy(&set);
-}
-
-static void prepage_test_extents_io(struct kunit *test)
-{
-	struct prepage_extents set = {};
-	struct prepage_extent io;
-	unsigned int pos = 0;
-
-	/* 0-9, then 10 pages apart, then 20 apart: with a gap of 16 pages
-	 * the first two are one I/O, the third is another.
-	 */
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&set, 0, 10), 0);
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&set, 20, 5), 0);
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&set, 45, 3), 0);
-
-	KUNIT_ASSERT_TRUE(test, prepage_extents_next_io(&set, &pos, 16, &io));
-	KUNIT_EXPECT_EQ(test, io.start, 0UL);
-	KUNIT_EXPECT_EQ(test, io.nr, 25UL);
-	KUNIT_ASSERT_TRUE(test, prepage_extents_next_io(&set, &pos, 16, &io));
-	KUNIT_EXPECT_EQ(test, io.start, 45UL);
-	KUNIT_EXPECT_EQ(test, io.nr, 3UL);
-	KUNIT_EXPECT_FALSE(test, prepage_extents_next_io(&set, &pos, 16, &io));
-
-	/* A gap of exactly the merge distance is not "closer than" it. */
-	pos = 0;
-	KUNIT_ASSERT_TRUE(test, prepage_extents_next_io(&set, &pos, 10, &io));
-	KUNIT_EXPECT_EQ(test, io.nr, 10UL);
-
-	/* Gap 0: every extent is its own I/O. */
-	pos = 0;
-	KUNIT_EXPECT_TRUE(test, prepage_extents_next_io(&set, &pos, 0, &io));
-	KUNIT_EXPECT_TRUE(test, prepage_extents_next_io(&set, &pos, 0, &io));
-	KUNIT_EXPECT_TRUE(test, prepage_extents_next_io(&set, &pos, 0, &io));
-	KUNIT_EXPECT_FALSE(test, prepage_extents_next_io(&set, &pos, 0, &io));
-	prepage_extents_destroy(&set);
-}
-
-static void prepage_test_extents_intersect(struct kunit *test)
-{
-	struct prepage_extents a = {}, b = {}, c = {};
-
-	/* a: 0-31, 40-47; b: 8-11, 24-43, 100 */
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&a, 0, 32), 0);
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&a, 40, 8), 0);
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&b, 8, 4), 0);
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&b, 24, 20), 0);
-	KUNIT_ASSERT_EQ(test, prepage_extents_add(&b, 100, 1), 0);
-
-	KUNIT_ASSERT_EQ(test, prepage_extents_intersect(&c, &a, &b), 0);
-	prepage_expect_set(test, &c, (pgoff_t []){ 8, 4, 24, 8, 40, 4 }, 3);
-	prepage_extents_destroy(&c);
-	KUNIT_ASSERT_EQ(test, prepage_extents_intersect(&c, &b, &a), 0);
-	KUNIT_EXPECT_EQ(test, prepage_extents_pages(&c), 16UL);
-	prepage_extents_destroy(&c);
-
-	/* Eviction of the unused part: a - b splits a's first extent. */
-	KUNIT_ASSERT_EQ(test, prepage_extents_subtract(&a, &b), 0);
-	prepage_expect_set(test, &a, (pgoff_t []){ 0, 8, 12, 12, 44, 4 }, 3);
-	KUNIT_ASSERT_EQ(test, prepage_extents_intersect(&c, &a, &b), 0);
-	KUNIT_EXPECT_EQ(test, c.nr, 0U);
-	prepage_extents_destroy(&a);
-	prepage_extents_destroy(&b);
-	prepage_extents_destroy(&c);
-}
-
-static int prepage_test_parse(const char *in, struct prepage_extents *set,
-			      unsigned int max)
-{
-	char buf[128];
-
-	strscpy(buf, in, sizeof(buf));
-	prepage_extents_destroy(set);
-	return prepage_parse_ranges(buf, set, max);
-}
-
-static void prepage_test_parse_ranges(struct kunit *test)
-{
-	struct prepage_extents set = {};
-	char big[64];
-
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:8192,0x10000:4096", &set, 8), 0);
-	prepage_expect_set(test, &set, (pgoff_t []){ 0, 2, 16, 1 }, 2);
-
-	/* Overlapping ranges are merged, not rejected. */
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:8192,4096:8192", &set, 8), 0);
-	prepage_expect_set(test, &set, (pgoff_t []){ 0, 3 }, 1);
-
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("1:4096", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4095", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:0", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("4096", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4096,", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("x:4096", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("-4096:4096", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0xfffffffffffff000:0x2000",
-						 &set, 8), -EINVAL);
-	snprintf(big, sizeof(big), "0:%llu", (unsigned long long)MAX_LFS_FILESIZE + 1);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse(big, &set, 8), -EINVAL);
-
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4096,8192:4096", &set, 2), 0);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4096,8192:4096,16384:4096",
-						 &set, 2), -E2BIG);
-	/* Ranges count even when they merge: the parse's work is bounded. */
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4096,0:4096,0:4096",
-						 &set, 2), -E2BIG);
-	/* Decimal or 0x only: a leading 0 is not octal. */
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:010000", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:0x", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0X1000:0x1000", &set, 8), 0);
-	prepage_expect_set(test, &set, (pgoff_t []){ 1, 1 }, 1);
-
-	/* Truncation keeps what lies before the end, trimming an extent. */
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:8192,16384:16384,65536:4096",
-						 &set, 8), 0);
-	prepage_extents_truncate(&set, 6);
-	prepage_expect_set(test, &set, (pgoff_t []){ 0, 2, 4, 2 }, 2);
-	prepage_extents_truncate(&set, 4);
-	prepage_expect_set(test, &set, (pgoff_t []){ 0, 2 }, 1);
-	prepage_extents_truncate(&set, 0);
-	KUNIT_EXPECT_EQ(test, set.nr, 0U);
-	prepage_extents_destroy(&set);
-}
-
-static void prepage_test_permille(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, prepage_permille(24, 32), 750U);
-	KUNIT_EXPECT_EQ(test, prepage_permille(1, 3), 333U);
-	KUNIT_EXPECT_EQ(test, prepage_permille(0, 0), 0U);
-	KUNIT_EXPECT_EQ(test, prepage_permille(5, 0), 0U);
-	KUNIT_EXPECT_EQ(test, prepage_permille(7, 7), 1000U);
-	KUNIT_EXPECT_EQ(test, prepage_permille(9, 7), 1000U);
-	KUNIT_EXPECT_EQ(test, prepage_permille(U64_MAX / 2, U64_MAX), 499U);
-	KUNIT_EXPECT_EQ(test, prepage_permille(U64_MAX, U64_MAX), 1000U);
-}
 
 static void prepage_test_mm_lifecycle(struct kunit *test)
 {
@@ -247,16 +28,16 @@ static void prepage_test_mm_lifecycle(struct kunit *test)
 		kunit_skip(test, "prepage is enabled: this case would disable it");
 	}
 	prepage_disable();
-	KUNIT_EXPECT_PTR_EQ(test, prepage_mm_get(mm, true), ERR_PTR(-ENODEV));
+	KUNIT_EXPECT_PTR_EQ(test, prepage_mm_enter(mm), ERR_PTR(-ENODEV));
 	KUNIT_ASSERT_EQ(test, prepage_enable(), 0);
 	KUNIT_EXPECT_TRUE(test, static_branch_unlikely(&prepage_key));
 
-	KUNIT_EXPECT_NULL(test, prepage_mm_get(mm, false));
-	pm = prepage_mm_get(mm, true);
+	KUNIT_EXPECT_NULL(test, prepage_mm_lookup(mm));
+	pm = prepage_mm_enter(mm);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(pm));
 	/* The state pins the mm_struct: mm_alloc()'s reference and its own. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 2);
-	again = prepage_mm_get(mm, true);
+	again = prepage_mm_enter(mm);
 	KUNIT_EXPECT_PTR_EQ(test, again, pm);
 	prepage_mm_put(again);
 
@@ -274,16 +55,16 @@ static void prepage_test_mm_lifecycle(struct kunit *test)
 
 	/* The last mm user going away releases the state. */
 	mmput(mm);
-	KUNIT_EXPECT_NULL(test, prepage_mm_get(mm, false));
+	KUNIT_EXPECT_NULL(test, prepage_mm_lookup(mm));
 
 	/* Disabling drops the state of live address spaces too. */
 	mm = mm_alloc();
 	KUNIT_ASSERT_NOT_NULL(test, mm);
-	pm = prepage_mm_get(mm, true);
+	pm = prepage_mm_enter(mm);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(pm));
 	prepage_disable();
 	KUNIT_EXPECT_FALSE(test, static_branch_unlikely(&prepage_key));
-	KUNIT_EXPECT_NULL(test, prepage_mm_get(mm, false));
+	KUNIT_EXPECT_NULL(test, prepage_mm_lookup(mm));
 	/* ... while a holder's reference stays valid, and refuses switches. */
 	KUNIT_EXPECT_EQ(test, prepage_switch_start(pm), -ESRCH);
 	KUNIT_EXPECT_EQ(test, prepage_reset(pm), 0);
@@ -299,12 +80,6 @@ static void prepage_test_mm_lifecycle(struct kunit *test)
 }
 
 static struct kunit_case prepage_core_test_cases[] = {
-	KUNIT_CASE(prepage_test_extents_add),
-	KUNIT_CASE(prepage_test_extents_remove),
-	KUNIT_CASE(prepage_test_extents_io),
-	KUNIT_CASE(prepage_test_extents_intersect),
-	KUNIT_CASE(prepage_test_parse_ranges),
-	KUNIT_CASE(prepage_test_permille),
 	KUNIT_CASE(prepage_test_mm_lifecycle),
 	{},
 };

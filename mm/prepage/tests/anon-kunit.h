@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit tests of the anonymous tables: the entry encoding, the counts
+ * kept beside the XArray, and the table lines, parsed and shown.
+ */
+
+#ifdef CONFIG_PREPAGE_KUNIT_TEST
+
+#ifndef _PREPAGE_ANON_KUNIT_H
+#define _PREPAGE_ANON_KUNIT_H
+
+#include <kunit/test.h>
+
+static void prepage_test_anon_entry(struct kunit *test)
+{
+	static const unsigned int timeouts[] = {
+		1, 5, PREPAGE_MAX_ANON_TIMEOUT
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(timeouts); i++) {
+		void *t = xa_mk_value(anon_entry(true, timeouts[i]));
+		void *c = xa_mk_value(anon_entry(false, timeouts[i]));
+
+		KUNIT_EXPECT_TRUE(test, anon_is_target(t));
+		KUNIT_EXPECT_FALSE(test, anon_is_target(c));
+		KUNIT_EXPECT_EQ(test, anon_timeout_of(t), timeouts[i]);
+		KUNIT_EXPECT_EQ(test, anon_timeout_of(c), timeouts[i]);
+	}
+}
+
+static void prepage_test_anon_table_set(struct kunit *test)
+{
+	struct prepage_anon_table *t = prepage_anon_table_new();
+	void *entry;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, anon_table_set(t, 7, false, 3), 0);
+	KUNIT_EXPECT_EQ(test, t->nr_candidates, 1UL);
+	KUNIT_EXPECT_EQ(test, t->nr_targets, 0UL);
+	KUNIT_EXPECT_EQ(test, t->nr_chunks, 1UL);
+
+	/* Changing an entry moves it between the counts. */
+	KUNIT_ASSERT_EQ(test, anon_table_set(t, 7, true, 5), 0);
+	KUNIT_EXPECT_EQ(test, t->nr_candidates, 0UL);
+	KUNIT_EXPECT_EQ(test, t->nr_targets, 1UL);
+	entry = xa_load(&t->pages, 7);
+	KUNIT_EXPECT_TRUE(test, anon_is_target(entry));
+	KUNIT_EXPECT_EQ(test, anon_timeout_of(entry), 5U);
+
+	/* Same chunk: no new chunk; the next chunk: one more. */
+	KUNIT_ASSERT_EQ(test, anon_table_set(t, 8, false, 1), 0);
+	KUNIT_EXPECT_EQ(test, t->nr_chunks, 1UL);
+	KUNIT_ASSERT_EQ(test, anon_table_set(t, XA_CHUNK_SIZE, false, 1), 0);
+	KUNIT_EXPECT_EQ(test, t->nr_chunks, 2UL);
+	KUNIT_EXPECT_EQ(test, t->nr_candidates, 2UL);
+
+	/* A chunk is given back with its last entry only. */
+	anon_table_erase(t, 7);
+	KUNIT_EXPECT_EQ(test, t->nr_chunks, 2UL);
+	KUNIT_EXPECT_EQ(test, t->nr_targets, 0UL);
+	anon_table_erase(t, XA_CHUNK_SIZE);
+	KUNIT_EXPECT_EQ(test, t->nr_chunks, 1UL);
+	/* Erasing what is not there changes nothing. */
+	anon_table_erase(t, XA_CHUNK_SIZE);
+	KUNIT_EXPECT_EQ(test, t->nr_chunks, 1UL);
+	KUNIT_EXPECT_EQ(test, t->nr_candidates, 1UL);
+	prepage_anon_table_free(t);
+}
+
+/* Parse @in (copied: the parser writes to its buffer) into *@tp. */
+static int prepage_test_anon_parse(struct kunit *test, const char *in,
+				   struct prepage_anon_table **tp)
+{
+	char *buf = kunit_kstrdup(test, in, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	*tp = NULL;
+	return prepage_anon_table_parse(buf, tp);
+}
+
+static void prepage_test_anon_parse_lines(struct kunit *test)
+{
+	static const char other[] =
+		"/bin/true 0:4096\n"
+		"\n"
+		" \t\n"
+		"anonymous 0x1000:1\n";
+	static const char lines[] =
+		"anon 0x10000:3 target=1 timeout=5\n"
+		"/bin/true 0:4096\n"
+		"\tanon\t65536:1  timeout=2 target=0\n"
+		"anon 0x20000:2 target=0 timeout=255\n";
+	struct prepage_anon_table *t;
+	void *entry;
+
+	/* Lines of other kinds are skipped; none of this kind: no table. */
+	KUNIT_EXPECT_EQ(test, prepage_test_anon_parse(test, other, &t), 0);
+	KUNIT_EXPECT_NULL(test, t);
+
+	KUNIT_ASSERT_EQ(test, prepage_test_anon_parse(test, lines, &t), 0);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	/* A later line wins for a page that two lines name. */
+	KUNIT_EXPECT_EQ(test, t->nr_targets, 2UL);
+	KUNIT_EXPECT_EQ(test, t->nr_candidates, 3UL);
+	entry = xa_load(&t->pages, 0x10);
+	KUNIT_EXPECT_FALSE(test, anon_is_target(entry));
+	KUNIT_EXPECT_EQ(test, anon_timeout_of(entry), 2U);
+	entry = xa_load(&t->pages, 0x12);
+	KUNIT_EXPECT_TRUE(test, anon_is_target(entry));
+	KUNIT_EXPECT_EQ(test, anon_timeout_of(entry), 5U);
+	entry = xa_load(&t->pages, 0x21);
+	KUNIT_EXPECT_EQ(test, anon_timeout_of(entry), 255U);
+	KUNIT_EXPECT_NULL(test, xa_load(&t->pages, 0x13));
+	prepage_anon_table_free(t);
+}
+
+static void prepage_test_anon_parse_errors(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"anon 0x1000 target=1 timeout=1",	/* no page count */
+		"anon 0x1000:0 target=1 timeout=1",	/* no page */
+		"anon 0x1001:1 target=1 timeout=1",	/* unaligned */
+		"anon 0x1000:1 target=2 timeout=1",
+		"anon 0x1000:1 target=1 timeout=0",
+		"anon 0x1000:1 target=1 timeout=256",
+		"anon 0x1000:1 target=1",		/* no timeout */
+		"anon 0x1000:1 timeout=1",		/* no target */
+		"anon 0x1000:1 target=1 target=0 timeout=1",
+		"anon 0x1000:1 target=1 timeout=1 color=red",
+		"anon 0x1000:x target=1 timeout=1",
+		"anon 0x1000:1:2 target=1 timeout=1",
+	};
+	struct prepage_anon_table *t;
+	char line[96];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, prepage_test_anon_parse(test, bad[i],
+								  &t),
+				    -EINVAL, "%s", bad[i]);
+		KUNIT_EXPECT_NULL_MSG(test, t, "%s", bad[i]);
+	}
+	/* Beyond the user address space, or wrapping past its end. */
+	snprintf(line, sizeof(line), "anon 0x%lx:1 target=1 timeout=1",
+		 (unsigned long)TASK_SIZE_MAX);
+	KUNIT_EXPECT_EQ(test, prepage_test_anon_parse(test, line, &t), -EINVAL);
+	snprintf(line, sizeof(line), "anon 0x%lx:2 target=1 timeout=1",
+		 (unsigned long)TASK_SIZE_MAX - PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, prepage_test_anon_parse(test, line, &t), -EINVAL);
+	/* More pages than max_anon_pages, over two lines: nothing kept. */
+	snprintf(line, sizeof(line),
+		 "anon 0x1000:1 target=1 timeout=1\nanon 0x10000000:%u target=0 timeout=1",
+		 READ_ONCE(prepage_max_anon_pages));
+	KUNIT_EXPECT_EQ(test, prepage_test_anon_parse(test, line, &t), -ENOSPC);
+	KUNIT_EXPECT_NULL(test, t);
+}
+
+/* Show @t as /proc/<pid>/prepage_table does, into @buf. */
+static void prepage_test_anon_show(struct kunit *test,
+				   struct prepage_anon_table *t,
+				   char *buf, size_t size)
+{
+	struct seq_file m = { .buf = buf, .size = size };
+	struct prepage_mm *pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, pm);
+	mutex_init(&pm->lock);
+	pm->anon_table = t;
+	mutex_lock(&pm->lock);
+	prepage_anon_table_show(&m, pm);
+	mutex_unlock(&pm->lock);
+	KUNIT_ASSERT_FALSE(test, seq_has_overflowed(&m));
+	buf[m.count] = '\0';
+}
+
+static void prepage_test_anon_show_lines(struct kunit *test)
+{
+	static const char lines[] =
+		"anon 0x3000:2 target=1 timeout=5\n"
+		"anon 0x1000:2 target=1 timeout=5\n"
+		"anon 0x5000:1 target=0 timeout=5\n"
+		"anon 0x7000:1 target=0 timeout=5\n"
+		"anon 0x8000:1 target=0 timeout=4\n";
+	static const char want[] =
+		"anon 0x1000:4 target=1 timeout=5\n"
+		"anon 0x5000:1 target=0 timeout=5\n"
+		"anon 0x7000:1 target=0 timeout=5\n"
+		"anon 0x8000:1 target=0 timeout=4\n";
+	struct prepage_anon_table *t, *again;
+	char *buf = kunit_kzalloc(test, 512, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	/* Runs with the same entry share a line, whatever the lines were. */
+	KUNIT_ASSERT_EQ(test, prepage_test_anon_parse(test, lines, &t), 0);
+	prepage_test_anon_show(test, t, buf, 511);
+	KUNIT_EXPECT_STREQ(test, buf, want);
+
+	/* What is shown loads back as the same table. */
+	KUNIT_ASSERT_EQ(test, prepage_test_anon_parse(test, buf, &again), 0);
+	KUNIT_ASSERT_NOT_NULL(test, again);
+	KUNIT_EXPECT_EQ(test, again->nr_targets, t->nr_targets);
+	KUNIT_EXPECT_EQ(test, again->nr_candidates, t->nr_candidates);
+	KUNIT_EXPECT_EQ(test, again->nr_chunks, t->nr_chunks);
+	prepage_test_anon_show(test, again, buf, 511);
+	KUNIT_EXPECT_STREQ(test, buf, want);
+	prepage_anon_table_free(again);
+	prepage_anon_table_free(t);
+}
+
+static struct kunit_case prepage_anon_test_cases[] = {
+	KUNIT_CASE(prepage_test_anon_entry),
+	KUNIT_CASE(prepage_test_anon_table_set),
+	KUNIT_CASE(prepage_test_anon_parse_lines),
+	KUNIT_CASE(prepage_test_anon_parse_errors),
+	KUNIT_CASE(prepage_test_anon_show_lines),
+	{},
+};
+
+static struct kunit_suite prepage_anon_test_suite = {
+	.name = "prepage-anon",
+	.test_cases = prepage_anon_test_cases,
+};
+
+kunit_test_suite(prepage_anon_test_suite);
+
+#endif /* _PREPAGE_ANON_KUNIT_H */
+
+#endif /* CONFIG_PREPAGE_KUNIT_TEST */

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prepage worker threads: the kthread workers the file and anonymous
+ * prepagers run on, and the registry of them that prepage_speculative()
+ * looks in. See workers.h.
+ */
+
+#include <linux/bug.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/kthread.h>
+#include <linux/minmax.h>
+#include <linux/prepage.h>
+#include <linux/sched.h>
+#include <uapi/linux/sched/types.h>
+
+#include "workers.h"
+
+/*
+ * Every prepage thread, file and anonymous, for __prepage_speculative().
+ * Added under the lock that serializes enabling prepage, never removed:
+ * the threads live as long as the kernel.
+ */
+#define PREPAGE_MAX_THREADS	32
+static struct task_struct *prepage_threads[PREPAGE_MAX_THREADS];
+static unsigned int prepage_nr_threads;
+
+static void prepage_thread_add(struct task_struct *task)
+{
+	unsigned int nr = prepage_nr_threads;
+
+	if (WARN_ON_ONCE(nr >= PREPAGE_MAX_THREADS))
+		return;
+	prepage_threads[nr] = task;
+	/* The entry before the count: readers take no lock. */
+	smp_store_release(&prepage_nr_threads, nr + 1);
+}
+
+/**
+ * __prepage_speculative() - whether the current task is a prepage thread
+ *
+ * See prepage_speculative(). Called where a page comes back in from a
+ * shadow entry, while prepage is enabled.
+ *
+ * Return: true in a prepage thread.
+ */
+bool __prepage_speculative(void)
+{
+	unsigned int i, nr;
+
+	if (!(current->flags & PF_KTHREAD))
+		return false;
+	/* Pairs with the release in prepage_thread_add(). */
+	nr = smp_load_acquire(&prepage_nr_threads);
+	for (i = 0; i < nr; i++)
+		if (prepage_threads[i] == current)
+			return true;
+	return false;
+}
+
+/**
+ * prepage_idle_workers_create() - start SCHED_IDLE kthread workers
+ * @workers:	where to put them
+ * @max:	room in @workers
+ * @name:	name prefix: the workers are "@name/0", "@name/1", ...
+ *
+ * Starts one worker per possible CPU, up to @max: prepaging uses the
+ * CPUs that would otherwise be idle, and never competes with the app;
+ * CPUs brought online later are used too (the workers are not bound to
+ * a CPU, and a sleeping one costs little more than its stack). What
+ * the workers read back in is not a refault (see prepage_speculative()).
+ *
+ * Return: the number of workers started, at least one, or the error of
+ * starting the first.
+ */
+int prepage_idle_workers_create(struct kthread_worker **workers,
+				unsigned int max, const char *name)
+{
+	struct sched_attr idle = { .sched_policy = SCHED_IDLE };
+	unsigned int i, nr = clamp(num_possible_cpus(), 1U, max);
+
+	for (i = 0; i < nr; i++) {
+		struct kthread_worker *w;
+
+		w = kthread_create_worker(KTW_FREEZABLE, "%s/%u", name, i);
+		if (IS_ERR(w)) {
+			if (!i)
+				return PTR_ERR(w);
+			break;
+		}
+		sched_setattr_nocheck(w->task, &idle);
+		prepage_thread_add(w->task);
+		workers[i] = w;
+	}
+	return i;
+}
+
+/**
+ * prepage_worker_create() - start a kthread worker of normal priority
+ * @name:	its name
+ *
+ * For work the app waits for, such as the files its render thread reads
+ * first. Like the SCHED_IDLE workers, it is freezable, counts as a
+ * prepage thread (see prepage_speculative()) and is never stopped.
+ * Called with the lock that serializes enabling prepage.
+ *
+ * Return: the worker, or an ERR_PTR() of the error of starting it.
+ */
+struct kthread_worker *prepage_worker_create(const char *name)
+{
+	struct kthread_worker *w;
+
+	w = kthread_create_worker(KTW_FREEZABLE, "%s", name);
+	if (!IS_ERR(w))
+		prepage_thread_add(w->task);
+	return w;
+}
