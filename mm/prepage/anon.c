@@ -593,7 +593,7 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 }
 
 /**
- * prepage_anon_window_end() - account a closed window and learn from it
+ * prepage_anon_window_close() - account a closed window and learn from it
  * @pm:		the prepage state; its lock is held, its prepagers stopped,
  *		and the caller holds a user of its address space
  * @log:	the window's access log
@@ -609,8 +609,8 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
  * window: a page accessed after this one ends counts as used in the
  * next.
  */
-void prepage_anon_window_end(struct prepage_mm *pm,
-			     struct prepage_log_entry *log, unsigned int nr)
+void prepage_anon_window_close(struct prepage_mm *pm,
+			       struct prepage_log_entry *log, unsigned int nr)
 {
 	unsigned int timeout = READ_ONCE(prepage_anon_timeout);
 	struct prepage_anon_table *t = pm->anon_table;
@@ -679,12 +679,12 @@ void prepage_anon_window_end(struct prepage_mm *pm,
 
 /* ---- the anonymous prepager ---------------------------------------------- */
 
-/* Created by prepage_anon_prepagers_init(); never destroyed. */
+/* Created by prepage_anon_workers_init(); never destroyed. */
 static struct kthread_worker *prepage_anon_workers[PREPAGE_MAX_ANON_WORKERS];
 static unsigned int prepage_nr_anon_workers;
 
 /**
- * prepage_anon_prepagers_init() - start the anonymous prepager threads
+ * prepage_anon_workers_init() - start the anonymous prepager threads
  *
  * One SCHED_IDLE thread per possible CPU, up to %PREPAGE_MAX_ANON_WORKERS.
  * The first call starts them; later calls do nothing. Called with the
@@ -692,7 +692,7 @@ static unsigned int prepage_nr_anon_workers;
  *
  * Return: 0, or the error of creating the first thread.
  */
-int prepage_anon_prepagers_init(void)
+int prepage_anon_workers_init(void)
 {
 	int nr;
 
@@ -708,7 +708,7 @@ int prepage_anon_prepagers_init(void)
 }
 
 /* VMAs whose pages the prepager must not fault in. */
-static bool prepage_anon_vma_ok(struct vm_area_struct *vma)
+static bool anon_vma_prepageable(struct vm_area_struct *vma)
 {
 	/*
 	 * MAP_SHARED anonymous memory is shmem: its swapped pages are not
@@ -729,7 +729,7 @@ static bool prepage_anon_vma_ok(struct vm_area_struct *vma)
  * so a VMA armed with userfaultfd since it was planned is never faulted.
  * Return: true if the page is mapped now.
  */
-static bool prepage_anon_fault(struct mm_struct *mm, unsigned long addr)
+static bool anon_fault_in(struct mm_struct *mm, unsigned long addr)
 {
 	unsigned int flags = FAULT_FLAG_VMA_LOCK | FAULT_FLAG_REMOTE |
 			     FAULT_FLAG_ALLOW_RETRY | FAULT_FLAG_KILLABLE;
@@ -741,7 +741,7 @@ again:
 	vma = lock_vma_under_rcu(mm, addr);
 	if (!vma)
 		return false;
-	if (!prepage_anon_vma_ok(vma)) {
+	if (!anon_vma_prepageable(vma)) {
 		vma_end_read(vma);
 		return false;
 	}
@@ -770,14 +770,14 @@ again:
  * Fault in pages [@vpn, @vpn + @nr) of @pm's mm, as far as the window's
  * budget goes; mark those mapped in @w.
  */
-static void prepage_anon_fault_run(struct prepage_mm *pm,
-				   struct prepage_anon_walk *w,
-				   unsigned long vpn, unsigned int nr)
+static void anon_fault_run(struct prepage_mm *pm,
+			   struct prepage_anon_walk *w,
+			   unsigned long vpn, unsigned int nr)
 {
 	unsigned long granted = prepage_budget_take(pm, nr), mapped = 0;
 
 	for (nr = granted; nr && !READ_ONCE(pm->anon_stop); vpn++, nr--)
-		if (prepage_anon_fault(pm->slot.mm, vpn << PAGE_SHIFT)) {
+		if (anon_fault_in(pm->slot.mm, vpn << PAGE_SHIFT)) {
 			__set_bit(vpn - w->base, w->faulted);
 			mapped++;
 		}
@@ -785,9 +785,9 @@ static void prepage_anon_fault_run(struct prepage_mm *pm,
 }
 #else
 /* Without per-VMA locks: one GUP call for the run, under the mmap lock. */
-static void prepage_anon_fault_run(struct prepage_mm *pm,
-				   struct prepage_anon_walk *w,
-				   unsigned long vpn, unsigned int nr)
+static void anon_fault_run(struct prepage_mm *pm,
+			   struct prepage_anon_walk *w,
+			   unsigned long vpn, unsigned int nr)
 {
 	struct mm_struct *mm = pm->slot.mm;
 	struct vm_area_struct *vma;
@@ -798,7 +798,7 @@ static void prepage_anon_fault_run(struct prepage_mm *pm,
 	if (!nr || mmap_read_lock_killable(mm))
 		goto out;
 	vma = vma_lookup(mm, vpn << PAGE_SHIFT);
-	if (!vma || !prepage_anon_vma_ok(vma) ||
+	if (!vma || !anon_vma_prepageable(vma) ||
 	    ((vpn + nr) << PAGE_SHIFT) > vma->vm_end) {
 		mmap_read_unlock(mm);
 		goto out;
@@ -822,7 +822,7 @@ out:
  * only the app's own use. The mmap lock is held for the walks only,
  * never across a swap-in.
  */
-static void prepage_anon_span(struct prepage_mm *pm,
+static void anon_prepage_span(struct prepage_mm *pm,
 			      struct prepage_anon_walk *w,
 			      unsigned int i, unsigned int end)
 {
@@ -851,7 +851,7 @@ static void prepage_anon_span(struct prepage_mm *pm,
 		       plan[k + run].vpn == plan[k].vpn + run &&
 		       test_bit(plan[k + run].vpn - w->base, w->swapped))
 			run++;
-		prepage_anon_fault_run(pm, w, plan[k].vpn, run);
+		anon_fault_run(pm, w, plan[k].vpn, run);
 	}
 	if (bitmap_empty(w->faulted, PTRS_PER_PTE))
 		return;
@@ -877,7 +877,7 @@ static void prepage_anon_span(struct prepage_mm *pm,
  * Whether the anonymous prepagers of @pm's window were cut short: told to
  * stop, or their address space is exiting (which closes its window).
  */
-static bool prepage_anon_cut(struct prepage_mm *pm)
+static bool anon_cut_short(struct prepage_mm *pm)
 {
 	return READ_ONCE(pm->anon_stop) || !atomic_read(&pm->slot.mm->mm_users);
 }
@@ -888,16 +888,16 @@ static bool prepage_anon_cut(struct prepage_mm *pm)
  * they were not cut short and the budget was not spent. Each batch taken
  * is done unless they are cut short.
  */
-static bool prepage_anon_nomem(struct prepage_mm *pm)
+static bool anon_nomem(struct prepage_mm *pm)
 {
-	if (prepage_anon_cut(pm) || atomic_read(&pm->budget_spent))
+	if (anon_cut_short(pm) || atomic_read(&pm->budget_spent))
 		return false;
 	return !pm->anon_plan ||
 	       atomic_read(&pm->anon_cursor) < pm->anon_plan_nr;
 }
 
 /* A prepager is done with @pm's window; the last one says why. */
-static void prepage_anon_prepage_done(struct prepage_mm *pm)
+static void anon_worker_done(struct prepage_mm *pm)
 {
 	unsigned long prepaged = 0;
 	enum prepage_stop_reason why;
@@ -906,7 +906,7 @@ static void prepage_anon_prepage_done(struct prepage_mm *pm)
 
 	if (!atomic_dec_and_test(&pm->anon_prepaging))
 		return;
-	nomem = prepage_anon_nomem(pm);
+	nomem = anon_nomem(pm);
 	if (nomem)
 		prepage_nomem_stop(pm);
 	if (!trace_prepage_anon_done_enabled())
@@ -914,7 +914,7 @@ static void prepage_anon_prepage_done(struct prepage_mm *pm)
 	/* No prepager runs, and the plan stays until the next stop. */
 	for (i = 0; i < pm->anon_plan_nr; i++)
 		prepaged += pm->anon_plan[i].prepaged;
-	if (prepage_anon_cut(pm))
+	if (anon_cut_short(pm))
 		why = PREPAGE_STOP_CLOSED;
 	else if (nomem)
 		why = PREPAGE_STOP_NOMEM;
@@ -931,7 +931,7 @@ static void prepage_anon_prepage_done(struct prepage_mm *pm)
  * the prepagers first), nor does the plan until they are stopped again.
  * A restarted window keeps the plan, and what it says was prepaged.
  */
-static void prepage_anon_plan(struct prepage_mm *pm)
+static void anon_plan_build(struct prepage_mm *pm)
 {
 	struct prepage_anon_table *t = pm->anon_table;
 	struct prepage_anon_plan *plan;
@@ -964,18 +964,18 @@ static void prepage_anon_plan(struct prepage_mm *pm)
 }
 
 /* The first prepager plans the window, then wakes the others. */
-static void prepage_anon_plan_and_queue(struct prepage_mm *pm)
+static void anon_plan_and_queue(struct prepage_mm *pm)
 {
 	unsigned int batch = max(READ_ONCE(prepage_batch_pages), 1U);
 	unsigned int i, nr;
 
-	prepage_anon_plan(pm);
+	anon_plan_build(pm);
 	if (READ_ONCE(pm->anon_stop))
 		return;
 	nr = min(prepage_nr_anon_workers,
 		 DIV_ROUND_UP(pm->anon_plan_nr, batch));
 	/*
-	 * prepage_anon_prepage_stop() cancels this work before the others:
+	 * prepage_anon_stop() cancels this work before the others:
 	 * none is queued after it cancelled them.
 	 */
 	for (i = 1; i < nr; i++) {
@@ -983,7 +983,7 @@ static void prepage_anon_plan_and_queue(struct prepage_mm *pm)
 		/* Not pending: stopped works are cancelled. */
 		if (WARN_ON_ONCE(!kthread_queue_work(prepage_anon_workers[i],
 						     &pm->anon_work[i].work)))
-			prepage_anon_prepage_done(pm);
+			anon_worker_done(pm);
 	}
 }
 
@@ -991,7 +991,7 @@ static void prepage_anon_plan_and_queue(struct prepage_mm *pm)
  * The work of one prepager thread in a window: take batches of
  * batch_pages target pages until none is left or it is told to stop.
  */
-static void prepage_anon_work(struct kthread_work *work)
+static void anon_worker_fn(struct kthread_work *work)
 {
 	struct prepage_anon_work *aw = container_of(work, struct prepage_anon_work,
 						    work);
@@ -1010,7 +1010,7 @@ static void prepage_anon_work(struct kthread_work *work)
 		goto out;
 	prepage_charge_begin(mm, &charge);
 	if (aw == &pm->anon_work[0])
-		prepage_anon_plan_and_queue(pm);
+		anon_plan_and_queue(pm);
 	nr = pm->anon_plan_nr;
 	if (!nr || anon_walk_alloc(&w))
 		goto uncharge;
@@ -1029,7 +1029,7 @@ static void prepage_anon_work(struct kthread_work *work)
 			while (j < end && round_down(pm->anon_plan[j].vpn,
 						     PTRS_PER_PTE) == span)
 				j++;
-			prepage_anon_span(pm, &w, i, j);
+			anon_prepage_span(pm, &w, i, j);
 			i = j;
 		}
 		if (READ_ONCE(pm->anon_stop))
@@ -1051,14 +1051,14 @@ uncharge:
 	/* Not mmput(): tearing the mm down here would wait for this work. */
 	mmput_async(mm);
 out:
-	prepage_anon_prepage_done(pm);
+	anon_worker_done(pm);
 }
 
 /**
- * prepage_anon_prepage_start() - start prepaging the anonymous target
+ * prepage_anon_start() - start prepaging the anonymous target
  * @pm:	the prepage state; its lock is held and a window just opened
  */
-void prepage_anon_prepage_start(struct prepage_mm *pm)
+void prepage_anon_start(struct prepage_mm *pm)
 {
 	lockdep_assert_held(&pm->lock);
 
@@ -1071,14 +1071,14 @@ void prepage_anon_prepage_start(struct prepage_mm *pm)
 	/* Not pending: every window's prepagers are stopped first. */
 	if (WARN_ON_ONCE(!kthread_queue_work(prepage_anon_workers[0],
 					     &pm->anon_work[0].work)))
-		prepage_anon_prepage_done(pm);
+		anon_worker_done(pm);
 }
 
 /**
- * prepage_anon_prepage_stop() - stop the anonymous prepagers, wait for them
+ * prepage_anon_stop() - stop the anonymous prepagers, wait for them
  * @pm:	the prepage state; its lock is held
  */
-void prepage_anon_prepage_stop(struct prepage_mm *pm)
+void prepage_anon_stop(struct prepage_mm *pm)
 {
 	unsigned int i;
 
@@ -1087,7 +1087,7 @@ void prepage_anon_prepage_stop(struct prepage_mm *pm)
 	WRITE_ONCE(pm->anon_stop, true);
 	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++)
 		if (kthread_cancel_work_sync(&pm->anon_work[i].work))
-			prepage_anon_prepage_done(pm);	/* never ran */
+			anon_worker_done(pm);	/* never ran */
 }
 
 /**
@@ -1099,7 +1099,7 @@ void prepage_anon_init(struct prepage_mm *pm)
 	unsigned int i;
 
 	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++) {
-		kthread_init_work(&pm->anon_work[i].work, prepage_anon_work);
+		kthread_init_work(&pm->anon_work[i].work, anon_worker_fn);
 		pm->anon_work[i].pm = pm;
 	}
 }

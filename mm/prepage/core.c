@@ -304,8 +304,8 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 
 	lockdep_assert_held(&pm->lock);
 
-	prepage_file_prepage_stop(pm);
-	prepage_anon_prepage_stop(pm);
+	prepage_file_stop(pm);
+	prepage_anon_stop(pm);
 	spin_lock(&pm->log_lock);
 	pm->logging = false;
 	nr = pm->log_nr;
@@ -396,7 +396,7 @@ static pid_t prepage_owner_pid(struct mm_struct *mm)
 }
 
 /**
- * prepage_switch_start() - an app switch to @pm's address space begins
+ * prepage_window_open() - an app switch to @pm's address space begins
  * @pm:	the prepage state
  *
  * Opens the accounting window: from now on the app's accesses are logged,
@@ -415,7 +415,7 @@ static pid_t prepage_owner_pid(struct mm_struct *mm)
  * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EINTR if
  * interrupted by a fatal signal.
  */
-int prepage_switch_start(struct prepage_mm *pm)
+int prepage_window_open(struct prepage_mm *pm)
 {
 	bool restart = false;
 	int ret = 0;
@@ -464,16 +464,16 @@ int prepage_switch_start(struct prepage_mm *pm)
 		atomic_set(&pm->nomem_stopped, 0);
 	}
 	if (READ_ONCE(prepage_file_enabled))
-		prepage_file_prepage_start(pm);
+		prepage_file_start(pm);
 	if (READ_ONCE(prepage_anon_enabled))
-		prepage_anon_prepage_start(pm);
+		prepage_anon_start(pm);
 out:
 	mutex_unlock(&pm->lock);
 	return ret;
 }
 
 /**
- * prepage_switch_end() - the app switch to @pm's address space is done
+ * prepage_window_close() - the app switch to @pm's address space is done
  * @pm:	the prepage state
  *
  * Closes the accounting window: counts the window's hits and misses and
@@ -483,7 +483,7 @@ out:
  * Return: 0; -EINVAL if no window is open; -EINTR if interrupted by a
  * fatal signal.
  */
-int prepage_switch_end(struct prepage_mm *pm)
+int prepage_window_close(struct prepage_mm *pm)
 {
 	unsigned int nr;
 
@@ -494,8 +494,8 @@ int prepage_switch_end(struct prepage_mm *pm)
 		return -EINVAL;
 	}
 	nr = __prepage_window_close(pm, PREPAGE_CLOSE_END);
-	prepage_file_window_end(pm, pm->log, nr);
-	prepage_anon_window_end(pm, pm->log, nr);
+	prepage_file_window_close(pm, pm->log, nr);
+	prepage_anon_window_close(pm, pm->log, nr);
 	mutex_unlock(&pm->lock);
 	return 0;
 }
@@ -561,7 +561,7 @@ int prepage_load_tables(struct prepage_mm *pm,
 	}
 	prepage_file_table_init(&old);
 	if (table) {
-		prepage_file_prepage_stop(pm);
+		prepage_file_stop(pm);
 		prepage_file_window_discard(pm);
 		prepage_file_table_move(&old, &pm->file_table);
 		prepage_file_attach(pm, table);
@@ -569,7 +569,7 @@ int prepage_load_tables(struct prepage_mm *pm,
 		prepage_stat_add(pm, PREPAGE_STAT_FILE_STALE, table->nr_stale);
 	}
 	if (*anon) {
-		prepage_anon_prepage_stop(pm);
+		prepage_anon_stop(pm);
 		prepage_anon_window_discard(pm);
 		swap(pm->anon_table, *anon);
 	}
@@ -681,7 +681,7 @@ void __prepage_file_added(struct address_space *mapping, struct folio *folio)
 	    !atomic_read(&prepage_nr_switching))
 		return;
 	if (current->flags & PF_KTHREAD)
-		prepage_file_prepager_added(mapping, folio);
+		prepage_file_worker_added(mapping, folio);
 	else
 		prepage_log(PREPAGE_LOG_FILE_ADDED, mapping, folio->index,
 			    folio_nr_pages(folio));
@@ -701,9 +701,9 @@ int prepage_enable(void)
 	if (!prepage_mm_cache)
 		return -ENOMEM;
 	mutex_lock(&prepage_admin_lock);
-	err = prepage_file_prepagers_init();
+	err = prepage_file_workers_init();
 	if (!err)
-		err = prepage_anon_prepagers_init();
+		err = prepage_anon_workers_init();
 	if (err) {
 		mutex_unlock(&prepage_admin_lock);
 		return err;

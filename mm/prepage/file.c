@@ -98,7 +98,7 @@ void prepage_file_table_free(struct prepage_file_table *table)
 	table->nr_files = 0;
 }
 
-static int prepage_parse_ctime(char *s, struct timespec64 *ts)
+static int prepage_file_parse_ctime(char *s, struct timespec64 *ts)
 {
 	char *nsec = strchr(s, '.');
 	u32 ns;
@@ -125,8 +125,8 @@ struct prepage_line_fields {
 	struct timespec64 ctime;
 };
 
-static int prepage_parse_field(char *field, struct prepage_file *f,
-			       struct prepage_line_fields *lf)
+static int prepage_file_parse_field(char *field, struct prepage_file *f,
+				    struct prepage_line_fields *lf)
 {
 	char *val = strchr(field, '=');
 	unsigned int max = READ_ONCE(prepage_max_file_extents);
@@ -148,7 +148,7 @@ static int prepage_parse_field(char *field, struct prepage_file *f,
 	}
 	if (!strcmp(field, "ctime") && !lf->has_ctime) {
 		lf->has_ctime = true;
-		return prepage_parse_ctime(val, &lf->ctime);
+		return prepage_file_parse_ctime(val, &lf->ctime);
 	}
 	if (!strcmp(field, "target") && !lf->has_target) {
 		struct prepage_extents common = {};
@@ -189,7 +189,7 @@ static bool prepage_file_stale(struct inode *inode,
  * prepaging would fill holes with them), kernfs or shmem (no readahead),
  * nor DAX (no page cache).
  */
-static bool prepage_inode_supported(struct inode *inode)
+static bool prepage_file_inode_supported(struct inode *inode)
 {
 	struct address_space *mapping = inode->i_mapping;
 
@@ -220,7 +220,7 @@ static struct file *prepage_file_open(const char *name,
 	inode = d_backing_inode(path.dentry);
 	if (d_is_symlink(path.dentry))
 		err = -ELOOP;
-	else if (!d_is_reg(path.dentry) || !prepage_inode_supported(inode))
+	else if (!d_is_reg(path.dentry) || !prepage_file_inode_supported(inode))
 		err = -EINVAL;
 	else
 		err = inode_permission(mnt_idmap(path.mnt), inode, MAY_READ);
@@ -275,7 +275,7 @@ static int prepage_file_parse_line(char *line, const struct cred *cred,
 	while ((field = strsep(&line, " \t"))) {
 		if (!*field)
 			continue;
-		err = prepage_parse_field(field, f, &lf);
+		err = prepage_file_parse_field(field, f, &lf);
 		if (err)
 			goto fail;
 	}
@@ -415,7 +415,7 @@ void prepage_file_window_discard(struct prepage_mm *pm)
 	}
 }
 
-static int prepage_log_cmp(const void *a, const void *b)
+static int prepage_file_log_cmp(const void *a, const void *b)
 {
 	const struct prepage_log_entry *x = a, *y = b;
 
@@ -437,8 +437,8 @@ static struct prepage_file *prepage_file_find(struct prepage_mm *pm,
 	return NULL;
 }
 
-static unsigned long prepage_common_pages(const struct prepage_extents *a,
-					  const struct prepage_extents *b)
+static unsigned long prepage_file_common_pages(const struct prepage_extents *a,
+					       const struct prepage_extents *b)
 {
 	struct prepage_extents common = {};
 	unsigned long pages;
@@ -519,11 +519,11 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	unsigned int i;
 
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_MISS,
-			 prepage_common_pages(accessed, added));
+			 prepage_file_common_pages(accessed, added));
 	if (!f)
 		return;
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_HIT,
-			 prepage_common_pages(accessed, &f->prepaged));
+			 prepage_file_common_pages(accessed, &f->prepaged));
 	/*
 	 * Misses on target pages the engine had not prepaged: the app got
 	 * there first (prepaged and reclaimed is file_evicted).
@@ -531,7 +531,7 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	if (!prepage_extents_intersect(&missed, accessed, added) &&
 	    !prepage_extents_subtract(&missed, &f->prepaged))
 		prepage_stat_add(pm, PREPAGE_STAT_FILE_LATE,
-				 prepage_common_pages(&missed, &f->target));
+				 prepage_file_common_pages(&missed, &f->target));
 	prepage_extents_destroy(&missed);
 
 	prepage_extents_intersect(&used, accessed, &f->candidates);
@@ -542,7 +542,7 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 
 	/* Prepaged, reclaimed, and read again by the app itself. */
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_EVICTED,
-			 prepage_common_pages(added, &f->prepaged));
+			 prepage_file_common_pages(added, &f->prepaged));
 	/*
 	 * What is left of @f->prepaged after this was not used, unless the
 	 * log was full: then it may have been, and the target keeps it.
@@ -562,7 +562,7 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 }
 
 /**
- * prepage_file_window_end() - account a closed window and learn from it
+ * prepage_file_window_close() - account a closed window and learn from it
  * @pm:		the prepage state; its lock is held
  * @log:	the window's access log; sorted here
  * @nr:		number of entries in @log
@@ -571,8 +571,8 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
  * accessed) and misses (pages the app accessed that it had to read
  * itself), and updates the target tables.
  */
-void prepage_file_window_end(struct prepage_mm *pm,
-			     struct prepage_log_entry *log, unsigned int nr)
+void prepage_file_window_close(struct prepage_mm *pm,
+			       struct prepage_log_entry *log, unsigned int nr)
 {
 	struct prepage_extents accessed = {}, added = {};
 	struct prepage_file *f;
@@ -581,7 +581,7 @@ void prepage_file_window_end(struct prepage_mm *pm,
 	lockdep_assert_held(&pm->lock);
 
 	prepage_file_drain(pm);
-	sort(log, nr, sizeof(*log), prepage_log_cmp, NULL);
+	sort(log, nr, sizeof(*log), prepage_file_log_cmp, NULL);
 	for (i = 0; i < nr; i = j) {
 		const void *key = log[i].key;
 
@@ -606,8 +606,8 @@ void prepage_file_window_end(struct prepage_mm *pm,
 			prepage_file_account(pm, f, &accessed, &added);
 }
 
-static void prepage_show_ranges(struct seq_file *m,
-				const struct prepage_extents *set)
+static void prepage_file_show_ranges(struct seq_file *m,
+				     const struct prepage_extents *set)
 {
 	unsigned int i;
 
@@ -634,12 +634,12 @@ void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm)
 	list_for_each_entry(f, &pm->file_table.files, node) {
 		seq_escape(m, f->path, " \t\n\\");
 		seq_putc(m, ' ');
-		prepage_show_ranges(m, &f->candidates);
+		prepage_file_show_ranges(m, &f->candidates);
 		seq_printf(m, " ino=%llu size=%lld ctime=%lld.%09ld target=",
 			   f->ino, f->size, (s64)f->ctime.tv_sec,
 			   f->ctime.tv_nsec);
 		if (f->target.nr)
-			prepage_show_ranges(m, &f->target);
+			prepage_file_show_ranges(m, &f->target);
 		else
 			seq_puts(m, "none");
 		seq_putc(m, '\n');
@@ -653,21 +653,21 @@ void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm)
 /* Upper bound on SCHED_IDLE prepager threads. */
 #define PREPAGE_MAX_IDLE_WORKERS	8
 
-/* Created by prepage_file_prepagers_init(); never destroyed. */
+/* Created by prepage_file_workers_init(); never destroyed. */
 static struct kthread_worker *prepage_big_worker;
 static struct kthread_worker *prepage_idle_workers[PREPAGE_MAX_IDLE_WORKERS];
 static unsigned int prepage_nr_idle_workers;
 static atomic_t prepage_next_idle_worker = ATOMIC_INIT(0);
 
 /**
- * prepage_file_prepagers_init() - start the file prepager threads
+ * prepage_file_workers_init() - start the file prepager threads
  *
  * The first call starts them; later calls do nothing. Called with the
  * lock that serializes enabling prepage.
  *
  * Return: 0, or the error of creating the first thread.
  */
-int prepage_file_prepagers_init(void)
+int prepage_file_workers_init(void)
 {
 	int nr;
 
@@ -688,7 +688,7 @@ int prepage_file_prepagers_init(void)
 	return 0;
 }
 
-static void prepage_file_prepage_done(struct prepage_mm *pm)
+static void prepage_file_worker_done(struct prepage_mm *pm)
 {
 	if (atomic_dec_and_test(&pm->file_prepaging))
 		WRITE_ONCE(pm->last_prepage_ns,
@@ -697,7 +697,7 @@ static void prepage_file_prepage_done(struct prepage_mm *pm)
 
 /*
  * The file each prepager thread is reading, so that the page cache
- * insertions it causes can be counted (see prepage_file_prepager_added()).
+ * insertions it causes can be counted (see prepage_file_worker_added()).
  * Slot i is written only by worker i itself.
  */
 static struct prepage_file *prepage_reading[PREPAGE_MAX_IDLE_WORKERS + 1];
@@ -715,7 +715,7 @@ static struct prepage_file **prepage_reading_slot(void)
 }
 
 /**
- * prepage_file_prepager_added() - count a folio a prepager thread added
+ * prepage_file_worker_added() - count a folio a prepager thread added
  * @mapping:	the page cache it was added to
  * @folio:	the folio, locked, not on the LRU yet
  *
@@ -730,8 +730,8 @@ static struct prepage_file **prepage_reading_slot(void)
  * first that reclaim takes. At the end of the window, prepaged pages the
  * app did not use are demoted (prepage_file_demote()).
  */
-void prepage_file_prepager_added(struct address_space *mapping,
-				 struct folio *folio)
+void prepage_file_worker_added(struct address_space *mapping,
+			       struct folio *folio)
 {
 	struct prepage_file **slot = prepage_reading_slot();
 	struct prepage_file *f = slot ? *slot : NULL;
@@ -920,7 +920,7 @@ static void prepage_file_work(struct kthread_work *work)
 				file_inode(f->file), f->nr_prepaged,
 				prepage_file_stop_reason(f, ret));
 done:
-	prepage_file_prepage_done(f->pm);
+	prepage_file_worker_done(f->pm);
 }
 
 /**
@@ -949,10 +949,10 @@ void prepage_file_attach(struct prepage_mm *pm,
 }
 
 /**
- * prepage_file_prepage_start() - start prepaging the target tables
+ * prepage_file_start() - start prepaging the target tables
  * @pm:	the prepage state; its lock is held and a window just opened
  */
-void prepage_file_prepage_start(struct prepage_mm *pm)
+void prepage_file_start(struct prepage_mm *pm)
 {
 	struct prepage_file *f;
 
@@ -970,15 +970,15 @@ void prepage_file_prepage_start(struct prepage_mm *pm)
 		atomic_inc(&pm->file_prepaging);
 		/* Not pending: every window's prepagers are stopped first. */
 		if (WARN_ON_ONCE(!kthread_queue_work(f->worker, &f->work)))
-			prepage_file_prepage_done(pm);
+			prepage_file_worker_done(pm);
 	}
 }
 
 /**
- * prepage_file_prepage_stop() - stop the file prepagers and wait for them
+ * prepage_file_stop() - stop the file prepagers and wait for them
  * @pm:	the prepage state; its lock is held
  */
-void prepage_file_prepage_stop(struct prepage_mm *pm)
+void prepage_file_stop(struct prepage_mm *pm)
 {
 	struct prepage_file *f;
 
@@ -994,7 +994,7 @@ void prepage_file_prepage_stop(struct prepage_mm *pm)
 						file_inode(f->file),
 						f->nr_prepaged,
 						PREPAGE_STOP_CLOSED);
-		prepage_file_prepage_done(pm);
+		prepage_file_worker_done(pm);
 	}
 }
 

@@ -394,8 +394,8 @@ extern unsigned int prepage_max_anon_pages;
 struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm);
 struct prepage_mm *prepage_mm_enter(struct mm_struct *mm);
 void prepage_mm_put(struct prepage_mm *pm);
-int prepage_switch_start(struct prepage_mm *pm);
-int prepage_switch_end(struct prepage_mm *pm);
+int prepage_window_open(struct prepage_mm *pm);
+int prepage_window_close(struct prepage_mm *pm);
 int prepage_reset(struct prepage_mm *pm);
 int prepage_load_tables(struct prepage_mm *pm,
 			struct prepage_file_table *table,
@@ -455,16 +455,16 @@ int prepage_file_table_parse(char *buf, const struct cred *cred,
 			     struct prepage_file_table *table);
 void prepage_file_table_free(struct prepage_file_table *table);
 void prepage_file_window_discard(struct prepage_mm *pm);
-void prepage_file_window_end(struct prepage_mm *pm,
-			     struct prepage_log_entry *log, unsigned int nr);
+void prepage_file_window_close(struct prepage_mm *pm,
+			       struct prepage_log_entry *log, unsigned int nr);
 void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm);
-int prepage_file_prepagers_init(void);
-void prepage_file_prepager_added(struct address_space *mapping,
-				 struct folio *folio);
+int prepage_file_workers_init(void);
+void prepage_file_worker_added(struct address_space *mapping,
+			       struct folio *folio);
 void prepage_file_attach(struct prepage_mm *pm,
 			 struct prepage_file_table *table);
-void prepage_file_prepage_start(struct prepage_mm *pm);
-void prepage_file_prepage_stop(struct prepage_mm *pm);
+void prepage_file_start(struct prepage_mm *pm);
+void prepage_file_stop(struct prepage_mm *pm);
 void prepage_file_table_sizes(struct prepage_mm *pm, unsigned long *files,
 			      unsigned long *candidate_pages,
 			      unsigned long *target_pages);
@@ -476,10 +476,10 @@ int prepage_anon_table_parse(char *buf, struct prepage_anon_table **tp);
 void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm);
 void prepage_anon_init(struct prepage_mm *pm);
 void prepage_anon_window_discard(struct prepage_mm *pm);
-void prepage_anon_window_end(struct prepage_mm *pm,
-			     struct prepage_log_entry *log, unsigned int nr);
-int prepage_anon_prepagers_init(void);
-void prepage_anon_prepage_start(struct prepage_mm *pm);
-void prepage_anon_prepage_stop(struct prepage_mm *pm);
+void prepage_anon_window_close(struct prepage_mm *pm,
+			       struct prepage_log_entry *log, unsigned int nr);
+int prepage_anon_workers_init(void);
+void prepage_anon_start(struct prepage_mm *pm);
+void prepage_anon_stop(struct prepage_mm *pm);
 
 #endif /* _MM_PREPAGE_INTERNAL_H */

@@ -327,10 +327,10 @@ static ssize_t prepage_ctl_write(struct file *file, struct mm_struct *mm,
 	}
 	switch (verb) {
 	case PREPAGE_START:
-		err = prepage_switch_start(pm);
+		err = prepage_window_open(pm);
 		break;
 	case PREPAGE_END:
-		err = prepage_switch_end(pm);
+		err = prepage_window_close(pm);
 		break;
 	case PREPAGE_RESET:
 		err = prepage_reset(pm);

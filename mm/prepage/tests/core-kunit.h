@@ -42,13 +42,13 @@ static void prepage_test_mm_lifecycle(struct kunit *test)
 	prepage_mm_put(again);
 
 	/* end without start; start; start again restarts; end; end again */
-	KUNIT_EXPECT_EQ(test, prepage_switch_end(pm), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_switch_start(pm), 0);
+	KUNIT_EXPECT_EQ(test, prepage_window_close(pm), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_window_open(pm), 0);
 	KUNIT_EXPECT_EQ(test, pm->state, PREPAGE_SWITCHING);
-	KUNIT_EXPECT_EQ(test, prepage_switch_start(pm), 0);
-	KUNIT_EXPECT_EQ(test, prepage_switch_end(pm), 0);
+	KUNIT_EXPECT_EQ(test, prepage_window_open(pm), 0);
+	KUNIT_EXPECT_EQ(test, prepage_window_close(pm), 0);
 	KUNIT_EXPECT_EQ(test, pm->state, PREPAGE_IDLE);
-	KUNIT_EXPECT_EQ(test, prepage_switch_end(pm), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_window_close(pm), -EINVAL);
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_SWITCHES), 2UL);
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_RESTARTS), 1UL);
 	prepage_mm_put(pm);
@@ -66,7 +66,7 @@ static void prepage_test_mm_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, static_branch_unlikely(&prepage_key));
 	KUNIT_EXPECT_NULL(test, prepage_mm_lookup(mm));
 	/* ... while a holder's reference stays valid, and refuses switches. */
-	KUNIT_EXPECT_EQ(test, prepage_switch_start(pm), -ESRCH);
+	KUNIT_EXPECT_EQ(test, prepage_window_open(pm), -ESRCH);
 	KUNIT_EXPECT_EQ(test, prepage_reset(pm), 0);
 	/*
 	 * The address space exits while the unhashed state lives on: the
