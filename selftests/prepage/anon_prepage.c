@@ -30,19 +30,11 @@
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT	21
 #endif
-#ifndef BIT_ULL
-#define BIT_ULL(nr)	(1ULL << (nr))
-#endif
-#define PM_SWAP		BIT_ULL(62)
-#define PM_PRESENT	BIT_ULL(63)
-#define PM_PFN_MASK	(BIT_ULL(55) - 1)
 #define KPF_ACTIVE	6
 #define NR_PAGES	256
 #define LRU_GEN		"/sys/kernel/mm/lru_gen/enabled"
 
 static long psz;
-/* The MGLRU state a test switched off, restored by the teardown. */
-static char lru_gen_saved[32];
 
 static unsigned char pattern(unsigned long page)
 {
@@ -58,22 +50,9 @@ static void fill(char *buf, int nr)
 }
 
 /* Pages of [first, first + nr) whose pagemap entry has @bit. */
-static int pagemap_count(char *buf, int first, int nr, uint64_t bit)
+static int pages_with(char *buf, int first, int nr, uint64_t bit)
 {
-	uint64_t ent[NR_PAGES * 16];
-	off_t off = ((uintptr_t)buf / psz + first) * sizeof(uint64_t);
-	int fd = open("/proc/self/pagemap", O_RDONLY);
-	int i, n = 0;
-
-	if (fd < 0 || nr > NR_PAGES * 16)
-		return -1;
-	if (pread(fd, ent, nr * sizeof(uint64_t), off) !=
-	    nr * (ssize_t)sizeof(uint64_t))
-		n = -1;
-	close(fd);
-	for (i = 0; n >= 0 && i < nr; i++)
-		n += !!(ent[i] & bit);
-	return n;
+	return pagemap_count(buf + first * psz, nr, bit);
 }
 
 /*
@@ -132,7 +111,7 @@ static bool pageout(char *buf, int first, int nr)
 			sched_setaffinity(0, sizeof(one), &one);
 		}
 		madvise(buf + first * psz, nr * psz, MADV_PAGEOUT);
-		done = pagemap_count(buf, first, nr, PM_SWAP) == nr;
+		done = pages_with(buf, first, nr, PM_SWAP) == nr;
 	}
 	if (nr_cpus)
 		sched_setaffinity(0, sizeof(all), &all);
@@ -154,16 +133,15 @@ static bool touch(char *buf, int first, int nr)
 FIXTURE(anon)
 {
 	char *buf;
-	long old_timeout;
 };
 
 FIXTURE_SETUP(anon)
 {
+	const char *why;
 	cpu_set_t one;
 
 	psz = sysconf(_SC_PAGESIZE);
 	self->buf = MAP_FAILED;
-	self->old_timeout = -1;
 	/*
 	 * Fault and page out on one CPU: pages sit in a per-CPU LRU batch
 	 * for a while after a fault, where MADV_PAGEOUT on another CPU
@@ -172,8 +150,9 @@ FIXTURE_SETUP(anon)
 	CPU_ZERO(&one);
 	CPU_SET(sched_getcpu(), &one);
 	sched_setaffinity(0, sizeof(one), &one);
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
+	why = setup_prepage();
+	if (why)
+		SKIP(return, "%s", why);
 	if (!have_swap())
 		SKIP(return, "no swap: the anonymous tests need a swap device");
 	self->buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,
@@ -182,20 +161,14 @@ FIXTURE_SETUP(anon)
 	/* Whole pages, no THP: the tables count base pages. */
 	madvise(self->buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
 	fill(self->buf, NR_PAGES);
-	self->old_timeout = set_knob("anon_timeout", 5);
-	ASSERT_LE(0, self->old_timeout);
+	ASSERT_EQ(0, knob_set("anon_timeout", 5));
 	if (!pageout(self->buf, 0, NR_PAGES))
 		SKIP(return, "MADV_PAGEOUT does not swap the test buffer out");
 }
 
 FIXTURE_TEARDOWN(anon)
 {
-	if (lru_gen_saved[0]) {
-		write_str(LRU_GEN, lru_gen_saved);
-		lru_gen_saved[0] = 0;
-	}
-	if (self->old_timeout >= 0)
-		set_knob("anon_timeout", self->old_timeout);
+	settings_restore();
 	if (self->buf != MAP_FAILED)
 		munmap(self->buf, NR_PAGES * psz);
 }
@@ -284,9 +257,9 @@ TEST_F(anon, hit_miss)
 	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
-	EXPECT_EQ(64, pagemap_count(self->buf, 0, 64, PM_PRESENT));
+	EXPECT_EQ(64, pages_with(self->buf, 0, 64, PM_PRESENT));
 	EXPECT_EQ(NR_PAGES - 64,
-		  pagemap_count(self->buf, 64, NR_PAGES - 64, PM_SWAP));
+		  pages_with(self->buf, 64, NR_PAGES - 64, PM_SWAP));
 	EXPECT_EQ(64, stat_of("anon_prepaged"));
 	ASSERT_TRUE(touch(self->buf, 0, 48));
 	ASSERT_TRUE(touch(self->buf, 100, 8));
@@ -331,9 +304,7 @@ TEST_F(anon, hit_miss)
  */
 TEST_F(anon, late)
 {
-	long old = set_knob("max_switch_kbytes", 0);
-
-	ASSERT_LE(0, old);
+	ASSERT_EQ(0, knob_set("max_switch_kbytes", 0));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	ASSERT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
@@ -341,7 +312,6 @@ TEST_F(anon, late)
 	EXPECT_EQ(0, stat_of("anon_prepaged"));
 	EXPECT_EQ(128 + 64, stat_of("anon_miss"));
 	EXPECT_EQ(32, stat_of("anon_late"));
-	set_knob("max_switch_kbytes", old);
 }
 
 /*
@@ -420,12 +390,8 @@ TEST_F(anon, not_a_refault)
  */
 TEST_F(anon, active_in_window)
 {
-	if (read_file(LRU_GEN, lru_gen_saved, sizeof(lru_gen_saved)) > 0) {
-		*strchrnul(lru_gen_saved, '\n') = 0;
-		ASSERT_EQ(0, write_str(LRU_GEN, "0"));
-	} else {
-		lru_gen_saved[0] = 0;
-	}
+	if (!access(LRU_GEN, F_OK))
+		ASSERT_EQ(0, setting_write(LRU_GEN, "0"));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	ASSERT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
@@ -455,10 +421,9 @@ TEST_F(anon, mglru_used_stay_young)
 {
 	long activated;
 
-	if (read_file(LRU_GEN, lru_gen_saved, sizeof(lru_gen_saved)) <= 0)
+	if (access(LRU_GEN, F_OK))
 		SKIP(return, "no MGLRU (CONFIG_LRU_GEN)");
-	*strchrnul(lru_gen_saved, '\n') = 0;
-	ASSERT_EQ(0, write_str(LRU_GEN, "y"));
+	ASSERT_EQ(0, setting_write(LRU_GEN, "y"));
 	if (vmstat_of("pgactivate") < 0)
 		SKIP(return, "no pgactivate (CONFIG_VM_EVENT_COUNTERS)");
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
@@ -559,17 +524,14 @@ TEST_F(anon, used_since_last_end)
  */
 TEST_F(anon, full_table_ages_first)
 {
-	long old = set_knob("max_anon_pages", 64);
-
-	ASSERT_LE(0, old);
-	ASSERT_LE(0, set_knob("anon_timeout", 1));
+	ASSERT_EQ(0, knob_set("max_anon_pages", 64));
+	ASSERT_EQ(0, knob_set("anon_timeout", 1));
 	EXPECT_EQ(0, plain_switch(self->buf, 0, 64));
 	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_candidate_pages"));
 	EXPECT_EQ(0, plain_switch(self->buf, 64, 64));
 	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_candidate_pages"));
 	EXPECT_EQ(0, read_key("/proc/self/prepage", "anon_target_pages"));
 	EXPECT_EQ(128, stat_of("anon_miss"));
-	set_knob("max_anon_pages", old);
 }
 
 /*
@@ -580,7 +542,7 @@ TEST_F(anon, timeout)
 {
 	char want[128], got[4096];
 
-	ASSERT_LE(0, set_knob("anon_timeout", 2));
+	ASSERT_EQ(0, knob_set("anon_timeout", 2));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
@@ -627,7 +589,7 @@ TEST_F(anon, round_trip)
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
 	EXPECT_EQ(16, stat_of("anon_prepaged"));
-	EXPECT_EQ(16, pagemap_count(self->buf, 0, 16, PM_PRESENT));
+	EXPECT_EQ(16, pages_with(self->buf, 0, 16, PM_PRESENT));
 	ASSERT_EQ(0, ctl("end"));
 
 	/* Malformed anon lines change nothing. */
@@ -655,12 +617,10 @@ TEST_F(anon, bounds)
 {
 	size_t size = 64 * 1024, len, len16;
 	char *table = malloc(size);
-	long old;
 	int i;
 
 	ASSERT_NE(NULL, table);
-	old = set_knob("max_anon_pages", 256);
-	ASSERT_LE(0, old);
+	ASSERT_EQ(0, knob_set("max_anon_pages", 256));
 	/* The same 200 pages twice: 400 pages of work, over 256. */
 	snprintf(table, size, "anon %p:200 target=1 timeout=5\n"
 		 "anon %p:200 target=1 timeout=5\n", self->buf, self->buf);
@@ -683,7 +643,6 @@ TEST_F(anon, bounds)
 	EXPECT_EQ(-EINVAL, load("anon 0x1000:0x10000000000000 target=1 timeout=1\n"));
 	EXPECT_EQ(16, read_key("/proc/self/prepage", "anon_target_pages"));
 	ASSERT_EQ(0, ctl("reset"));
-	set_knob("max_anon_pages", old);
 	free(table);
 }
 
@@ -703,7 +662,7 @@ TEST_F(anon, cow_after_fork)
 		if (load(table) || ctl("start") || wait_prepaged())
 			_exit(1);
 		if (stat_of("anon_prepaged") != 64 ||
-		    pagemap_count(self->buf, 0, 64, PM_PRESENT) != 64)
+		    pages_with(self->buf, 0, 64, PM_PRESENT) != 64)
 			_exit(2);
 		if (!touch(self->buf, 0, 64))
 			_exit(3);
@@ -713,7 +672,7 @@ TEST_F(anon, cow_after_fork)
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, status) TH_LOG("child failed at step %d", WEXITSTATUS(status));
-	EXPECT_EQ(64, pagemap_count(self->buf, 0, 64, PM_SWAP));
+	EXPECT_EQ(64, pages_with(self->buf, 0, 64, PM_SWAP));
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
 	EXPECT_EQ(0, stat_of("anon_prepaged"));
 }
@@ -732,7 +691,7 @@ TEST_F(anon, read_only)
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
 	EXPECT_EQ(32, stat_of("anon_prepaged"));
-	EXPECT_EQ(32, pagemap_count(self->buf, 0, 32, PM_PRESENT));
+	EXPECT_EQ(32, pages_with(self->buf, 0, 32, PM_PRESENT));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {

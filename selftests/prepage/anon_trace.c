@@ -29,11 +29,6 @@
 #define MADV_PAGEOUT 21
 #endif
 
-#ifndef BIT_ULL
-#define BIT_ULL(nr)	(1ULL << (nr))
-#endif
-#define PM_SWAP		BIT_ULL(62)
-#define PM_PRESENT	BIT_ULL(63)
 #define NR_PAGES	64
 
 static size_t page_size;
@@ -45,34 +40,6 @@ struct anon_event {
 	int write, zero, sync;
 	char source[16];
 };
-
-/* All active swap devices are zram: swap-in must then be synchronous. */
-static bool swap_is_zram(void)
-{
-	char line[256];
-	bool zram = true;
-	FILE *f = fopen("/proc/swaps", "r");
-
-	if (!f || !fgets(line, sizeof(line), f)) {
-		if (f)
-			fclose(f);
-		return false;
-	}
-	while (fgets(line, sizeof(line), f))
-		zram &= !strncmp(line, "/dev/zram", 9);
-	fclose(f);
-	return zram;
-}
-
-static uint64_t pagemap_entry(int fd, const void *addr)
-{
-	uint64_t ent = 0;
-	off_t off = (uintptr_t)addr / page_size * sizeof(ent);
-
-	if (pread(fd, &ent, sizeof(ent), off) != sizeof(ent))
-		return 0;
-	return ent;
-}
 
 /* Expected contents of page @i: every word names the page. */
 static uint64_t pattern(unsigned int i)

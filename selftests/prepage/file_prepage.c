@@ -199,9 +199,12 @@ FIXTURE(file)
 
 FIXTURE_SETUP(file)
 {
+	const char *why;
+
 	psz = sysconf(_SC_PAGESIZE);
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
+	why = setup_prepage();
+	if (why)
+		SKIP(return, "%s", why);
 	self->fd = fixture_file(self->path);
 	if (self->fd == -2)
 		SKIP(return, NO_EVICT);
@@ -210,7 +213,27 @@ FIXTURE_SETUP(file)
 
 FIXTURE_TEARDOWN(file)
 {
+	settings_restore();
 	fixture_file_close(self->fd, self->path);
+}
+
+/* Tests that make their own files: prepage enabled, settings restored. */
+FIXTURE(prepage)
+{
+};
+
+FIXTURE_SETUP(prepage)
+{
+	const char *why = setup_prepage();
+
+	psz = sysconf(_SC_PAGESIZE);
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN(prepage)
+{
+	settings_restore();
 }
 
 /*
@@ -354,7 +377,6 @@ FIXTURE(merge)
 	char path[PATH_MAX];
 	char line[PATH_MAX + 256];
 	int fd;
-	long old_gap;
 };
 
 FIXTURE_VARIANT(merge)
@@ -370,22 +392,22 @@ FIXTURE_VARIANT_ADD(merge, gap20) { .gap = 20, .prepaged = 16 };
 
 FIXTURE_SETUP(merge)
 {
+	const char *why;
+
 	psz = sysconf(_SC_PAGESIZE);
-	self->old_gap = -1;
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
+	why = setup_prepage();
+	if (why)
+		SKIP(return, "%s", why);
 	self->fd = fixture_file(self->path);
 	if (self->fd == -2)
 		SKIP(return, NO_EVICT);
 	ASSERT_LE(0, self->fd);
-	self->old_gap = set_knob("merge_gap_pages", 16);
-	ASSERT_LE(0, self->old_gap);
+	ASSERT_EQ(0, knob_set("merge_gap_pages", 16));
 }
 
 FIXTURE_TEARDOWN(merge)
 {
-	if (self->old_gap >= 0)
-		set_knob("merge_gap_pages", self->old_gap);
+	settings_restore();
 	fixture_file_close(self->fd, self->path);
 }
 
@@ -428,9 +450,12 @@ FIXTURE_VARIANT_ADD(stale, none) { .field = NULL };
 
 FIXTURE_SETUP(stale)
 {
+	const char *why;
+
 	psz = sysconf(_SC_PAGESIZE);
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
+	why = setup_prepage();
+	if (why)
+		SKIP(return, "%s", why);
 	self->fd = fixture_file(self->path);
 	if (self->fd == -2)
 		SKIP(return, NO_EVICT);
@@ -439,6 +464,7 @@ FIXTURE_SETUP(stale)
 
 FIXTURE_TEARDOWN(stale)
 {
+	settings_restore();
 	fixture_file_close(self->fd, self->path);
 }
 
@@ -604,7 +630,6 @@ FIXTURE(bad)
 	char path[PATH_MAX];
 	char before[PATH_MAX + 256];
 	int fd;
-	long old_max;
 };
 
 FIXTURE_VARIANT(bad)
@@ -781,11 +806,12 @@ FIXTURE_VARIANT_ADD(bad, too_big) {
 FIXTURE_SETUP(bad)
 {
 	char line[PATH_MAX + 64];
+	const char *why;
 
 	psz = sysconf(_SC_PAGESIZE);
-	self->old_max = -1;
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
+	why = setup_prepage();
+	if (why)
+		SKIP(return, "%s", why);
 	self->fd = make_file(self->path, NR_PAGES);
 	ASSERT_LE(0, self->fd);
 	/* The table each bad write must leave alone. */
@@ -793,17 +819,14 @@ FIXTURE_SETUP(bad)
 		 8 * psz, 4 * psz);
 	ASSERT_EQ(0, load(line));
 	ASSERT_LT(0, dump(self->before, sizeof(self->before)));
-	if (variant->max_extents) {
-		self->old_max = set_knob("max_file_extents",
-					 variant->max_extents);
-		ASSERT_LE(0, self->old_max);
-	}
+	if (variant->max_extents)
+		ASSERT_EQ(0, knob_set("max_file_extents",
+				      variant->max_extents));
 }
 
 FIXTURE_TEARDOWN(bad)
 {
-	if (self->old_max >= 0)
-		set_knob("max_file_extents", self->old_max);
+	settings_restore();
 	fixture_file_close(self->fd, self->path);
 }
 
@@ -846,7 +869,7 @@ struct caps {
  * nor write them, and every writer needs CAP_SYS_NICE, also over its own
  * process.
  */
-TEST(permissions)
+TEST_F(prepage, permissions)
 {
 	char path[3][64];
 	pid_t parent = getpid(), pid;
@@ -854,8 +877,6 @@ TEST(permissions)
 
 	if (geteuid())
 		SKIP(return, "needs root to switch users");
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
 	snprintf(path[0], sizeof(path[0]), "/proc/%d/prepage", parent);
 	snprintf(path[1], sizeof(path[1]), "/proc/%d/prepage_table", parent);
 	snprintf(path[2], sizeof(path[2]), "/proc/%d/prepage_stat", parent);
@@ -998,9 +1019,7 @@ TEST_F(file, special_files)
  */
 TEST_F(file, budget)
 {
-	long old = set_knob("max_switch_kbytes", 16 * psz / 1024);
-
-	ASSERT_LE(0, old);
+	ASSERT_EQ(0, knob_set("max_switch_kbytes", 16 * psz / 1024));
 	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
 				     "%s 0:%ld\n", self->path,
 				     NR_PAGES * psz)));
@@ -1013,7 +1032,7 @@ TEST_F(file, budget)
 	ASSERT_EQ(0, ctl("end"));
 
 	ASSERT_TRUE(evict(self->fd, NR_PAGES));
-	ASSERT_LE(0, set_knob("max_switch_kbytes", 0));
+	ASSERT_EQ(0, knob_set("max_switch_kbytes", 0));
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
 	EXPECT_EQ(0, stat_of("file_late"));
@@ -1023,7 +1042,6 @@ TEST_F(file, budget)
 	EXPECT_EQ(2, stat_of("budget_stops"));
 	EXPECT_EQ(8, stat_of("file_miss"));
 	EXPECT_EQ(8, stat_of("file_late"));
-	set_knob("max_switch_kbytes", old);
 }
 
 /*
@@ -1034,24 +1052,20 @@ TEST_F(file, budget)
  * cached: unless all of it was read by then (the test then tries again),
  * its prepagers were at work. The budget is more than that.
  */
-TEST(closed_stop)
+TEST_F(prepage, closed_stop)
 {
 	char path[PATH_MAX], line[PATH_MAX + 64];
-	long nr, before, prepaged = 0, closed = 0, old;
+	long nr, before, prepaged = 0, closed = 0;
 	int fd, try;
 
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
 	psz = sysconf(_SC_PAGESIZE);
 	nr = (16 << 20) / psz;
-	old = set_knob("max_switch_kbytes", 32 << 10);
-	ASSERT_LE(0, old);
+	ASSERT_EQ(0, knob_set("max_switch_kbytes", 32 << 10));
 	ASSERT_GE(NR_PAGES * 64, nr);
 	fd = make_file(path, nr);
 	ASSERT_LE(0, fd) TH_LOG("cannot create a test file");
 	if (!evict(fd, nr)) {
 		fixture_file_close(fd, path);
-		set_knob("max_switch_kbytes", old);
 		SKIP(return, NO_EVICT);
 	}
 	ASSERT_EQ(0, load(table_line(line, sizeof(line), "%s 0:%ld\n",
@@ -1092,7 +1106,6 @@ TEST(closed_stop)
 	EXPECT_EQ(0, stat_of("budget_stops"));
 	EXPECT_EQ(0, stat_of("nomem_stops"));
 	fixture_file_close(fd, path);
-	set_knob("max_switch_kbytes", old);
 }
 
 /*
@@ -1115,18 +1128,14 @@ static bool disk_queue(int fd, char *dir, size_t size)
 	return !access(dir, F_OK);
 }
 
-/* Set a queue limit of the disk in @dir, returning the old value, or -1. */
-static long set_queue(const char *dir, const char *name, long val)
+/* Set a queue limit of the disk in @dir, saved first; 0 or -1. */
+static int set_queue(const char *dir, const char *name, long val)
 {
 	char path[PATH_MAX + 32], buf[32];
-	long old;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (read_file(path, buf, sizeof(buf)) < 0)
-		return -1;
-	old = strtol(buf, NULL, 10);
 	snprintf(buf, sizeof(buf), "%ld", val);
-	return write_str(path, buf) ? -1 : old;
+	return setting_write(path, buf);
 }
 
 /*
@@ -1138,16 +1147,15 @@ static long set_queue(const char *dir, const char *name, long val)
 TEST_F(file, small_io)
 {
 	char dir[PATH_MAX];
-	long max_kb, ra_kb;
 
 	if (!disk_queue(self->fd, dir, sizeof(dir)))
 		SKIP(return, "the test file system is not on a block device");
 	/* Both first: setting max_sectors_kb resets read_ahead_kb. */
-	ra_kb = set_queue(dir, "read_ahead_kb", 0);
-	ASSERT_LE(0, ra_kb) TH_LOG("cannot set %s/read_ahead_kb", dir);
-	max_kb = set_queue(dir, "max_sectors_kb", psz / 1024);
-	ASSERT_LE(0, max_kb) TH_LOG("cannot set %s/max_sectors_kb", dir);
-	ASSERT_LE(0, set_queue(dir, "read_ahead_kb", 0));
+	ASSERT_EQ(0, set_queue(dir, "read_ahead_kb", 0))
+		TH_LOG("cannot set %s/read_ahead_kb", dir);
+	ASSERT_EQ(0, set_queue(dir, "max_sectors_kb", psz / 1024))
+		TH_LOG("cannot set %s/max_sectors_kb", dir);
+	ASSERT_EQ(0, set_queue(dir, "read_ahead_kb", 0));
 	/* The file takes its readahead state from the disk when opened. */
 	EXPECT_EQ(0, load(table_line(self->line, sizeof(self->line),
 				     "%s 0:%ld\n", self->path,
@@ -1157,8 +1165,6 @@ TEST_F(file, small_io)
 	EXPECT_EQ(NR_PAGES, stat_of("file_prepaged"));
 	EXPECT_EQ(NR_PAGES, resident_wait(self->fd, 0, NR_PAGES, NR_PAGES));
 	EXPECT_EQ(0, ctl("end"));
-	set_queue(dir, "max_sectors_kb", max_kb);
-	set_queue(dir, "read_ahead_kb", ra_kb);
 }
 
 /*
@@ -1166,7 +1172,7 @@ TEST_F(file, small_io)
  * a privileged writer cannot make a process prepage, and so learn the
  * residency of, a file the process could not read itself.
  */
-TEST(foreign_file)
+TEST_F(prepage, foreign_file)
 {
 	char path[PATH_MAX], line[PATH_MAX + 64], table[64];
 	int fd, status, pipefd[2], ready[2];
@@ -1176,8 +1182,6 @@ TEST(foreign_file)
 	psz = sysconf(_SC_PAGESIZE);
 	if (geteuid())
 		SKIP(return, "needs root to switch users");
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
 	fd = make_file(path, 4);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, fchmod(fd, 0600));
@@ -1281,8 +1285,9 @@ FIXTURE_SETUP(reclaim)
 	self->ofd = -1;
 	self->cg[0] = '\0';
 	psz = sysconf(_SC_PAGESIZE);
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
+	why = setup_prepage();
+	if (why)
+		SKIP(return, "%s", why);
 	why = memcg_enter(self->cg, sizeof(self->cg));
 	if (why) {
 		self->cg[0] = '\0';
@@ -1302,6 +1307,7 @@ FIXTURE_SETUP(reclaim)
 
 FIXTURE_TEARDOWN(reclaim)
 {
+	settings_restore();
 	fixture_file_close(self->fd, self->path);
 	fixture_file_close(self->ofd, self->other);
 	/* The cgroup goes empty: nothing of it stays cached. */
@@ -1503,14 +1509,12 @@ TEST_F(file, start_twice)
  * write(2) is one verb, whatever the file position. Once the process
  * has exec()ed, the file is of an address space that is gone: ESRCH.
  */
-TEST(ctl_kept_open)
+TEST_F(prepage, ctl_kept_open)
 {
 	int go[2], execd[2], fd, status;
 	char path[64], c;
 	pid_t pid;
 
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe2(execd, O_CLOEXEC));
 	pid = fork();
@@ -1638,16 +1642,13 @@ TEST_F(file, replace_mid_switch)
  * it, is still being read, where without turns the second file waited
  * for all of the first.
  */
-TEST(fair_turns)
+TEST_F(prepage, fair_turns)
 {
 	char big[PATH_MAX], small[PATH_MAX], table[2 * PATH_MAX + 64];
 	const int nr = NR_PAGES * 64;	/* as many as resident() counts */
 	int bfd, sfd;
-	long old_big;
 
 	psz = sysconf(_SC_PAGESIZE);
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
 	bfd = make_file(big, nr);
 	ASSERT_LE(0, bfd);
 	sfd = make_file(small, NR_PAGES);
@@ -1655,8 +1656,7 @@ TEST(fair_turns)
 	if (!evict(bfd, nr) || !evict(sfd, NR_PAGES))
 		SKIP(goto out, NO_EVICT);
 	/* Both files big: both on the one normal-priority thread. */
-	old_big = set_knob("big_file_pages", NR_PAGES);
-	ASSERT_LE(0, old_big);
+	ASSERT_EQ(0, knob_set("big_file_pages", NR_PAGES));
 	snprintf(table, sizeof(table), "%s 0:%ld\n%s 0:%ld\n", big, nr * psz,
 		 small, NR_PAGES * psz);
 	ASSERT_EQ(0, load(table));
@@ -1667,7 +1667,6 @@ TEST(fair_turns)
 	EXPECT_EQ(nr, resident_wait(bfd, 0, nr, nr));
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(nr + NR_PAGES, stat_of("file_prepaged"));
-	set_knob("big_file_pages", old_big);
 out:
 	fixture_file_close(bfd, big);
 	fixture_file_close(sfd, small);
@@ -1678,26 +1677,21 @@ out:
  * file on the normal-priority and on the SCHED_IDLE prepager: no leak,
  * no warning (the VM checks the console; kmemleak on the debug kernel).
  */
-TEST(exit_during_prepage)
+TEST_F(prepage, exit_during_prepage)
 {
 	char path[PATH_MAX], line[PATH_MAX + 64];
 	int fd, round, status;
 	const int nr = 8192;	/* 32 MiB with 4 KiB pages */
-	long old_big;
 
 	psz = sysconf(_SC_PAGESIZE);
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
 	fd = make_file(path, nr);
 	ASSERT_LE(0, fd);
 	snprintf(line, sizeof(line), "%s 0:%ld\n", path, (long)nr * psz);
-	old_big = set_knob("big_file_pages", nr);
-	ASSERT_LE(0, old_big);
 	for (round = 0; round < 4; round++) {
 		pid_t pid;
 
 		/* Even rounds: a big file; odd rounds: a small one. */
-		ASSERT_LE(0, set_knob("big_file_pages", round & 1 ? nr + 1 : nr));
+		ASSERT_EQ(0, knob_set("big_file_pages", round & 1 ? nr + 1 : nr));
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		pid = fork();
 		ASSERT_LE(0, pid);
@@ -1706,7 +1700,6 @@ TEST(exit_during_prepage)
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		EXPECT_EQ(0, status);
 	}
-	set_knob("big_file_pages", old_big);
 	close(fd);
 	unlink(path);
 }

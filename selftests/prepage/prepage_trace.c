@@ -114,19 +114,18 @@ FIXTURE(trace)
 {
 	char inst[256];
 	char out[4096];
-	long old_budget;	/* max_switch_kbytes to restore, or -1 */
 };
 
 FIXTURE_SETUP(trace)
 {
-	const char *root;
+	const char *root, *why;
 	char path[512];
 
 	psz = sysconf(_SC_PAGESIZE);
 	self->inst[0] = '\0';
-	self->old_budget = -1;
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
+	why = setup_prepage();
+	if (why)
+		SKIP(return, "%s", why);
 	root = tracefs_root();
 	if (!root)
 		SKIP(return, "tracefs is not available");
@@ -145,8 +144,7 @@ FIXTURE_SETUP(trace)
 
 FIXTURE_TEARDOWN(trace)
 {
-	if (self->old_budget >= 0)
-		set_knob("max_switch_kbytes", self->old_budget);
+	settings_restore();
 	if (self->inst[0])
 		rmdir(self->inst);
 }
@@ -213,8 +211,7 @@ TEST_F(trace, windows)
 	ASSERT_EQ(0, wait_prepaged());
 	ASSERT_EQ(0, ctl("end"));
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	self->old_budget = set_knob("max_switch_kbytes", 0);
-	ASSERT_LE(0, self->old_budget);
+	ASSERT_EQ(0, knob_set("max_switch_kbytes", 0));
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
 	ASSERT_EQ(0, ctl("reset"));
@@ -353,7 +350,6 @@ static void record_child_pageout(char *anon)
 FIXTURE(record)
 {
 	char path[PATH_MAX], out[2][PATH_MAX + 8];
-	long old_file, old_anon;	/* knobs to restore, or -1 */
 	pid_t pid[2];			/* the recorded processes, or 0 */
 };
 
@@ -363,8 +359,6 @@ FIXTURE_SETUP(record)
 	self->path[0] = '\0';
 	self->out[0][0] = '\0';
 	self->out[1][0] = '\0';
-	self->old_file = -1;
-	self->old_anon = -1;
 	self->pid[0] = 0;
 	self->pid[1] = 0;
 }
@@ -381,10 +375,7 @@ FIXTURE_TEARDOWN(record)
 		if (self->out[k][0])
 			unlink(self->out[k]);
 	}
-	if (self->old_file >= 0)
-		set_knob("file_enabled", self->old_file);
-	if (self->old_anon >= 0)
-		set_knob("anon_enabled", self->old_anon);
+	settings_restore();
 	if (self->path[0])
 		unlink(self->path);
 }
@@ -421,11 +412,13 @@ TEST_F(record, tables)
 	char *path = self->path;
 	FILE *errf[2];
 	pid_t rpid[2];
+	const char *why;
 	struct stat st;
 	ssize_t n;
 
-	if (prepage_unavailable())
-		SKIP(return, "%s", prepage_unavailable());
+	why = setup_prepage();
+	if (why)
+		SKIP(return, "%s", why);
 	if (!tracefs_root())
 		SKIP(return, "tracefs is not available");
 	n = readlink("/proc/self/exe", ctlpath, sizeof(ctlpath) - 16);
@@ -449,10 +442,8 @@ TEST_F(record, tables)
 		madvise(anon, 16 * psz, MADV_NOHUGEPAGE);
 	}
 	/* Nothing prepaged: every access is the process's own. */
-	self->old_file = set_knob("file_enabled", 0);
-	ASSERT_LE(0, self->old_file);
-	self->old_anon = set_knob("anon_enabled", 0);
-	ASSERT_LE(0, self->old_anon);
+	ASSERT_EQ(0, knob_set("file_enabled", 0));
+	ASSERT_EQ(0, knob_set("anon_enabled", 0));
 	ASSERT_LT(0, read_file(SYSFS "anon_timeout", timeout, sizeof(timeout)));
 
 	for (k = 0; k < 2; k++) {

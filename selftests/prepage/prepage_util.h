@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,14 @@
 #include "../kselftest.h"
 
 #define SYSFS		"/sys/kernel/mm/prepage/"
+
+/* /proc/self/pagemap (Documentation/admin-guide/mm/pagemap.rst) */
+#ifndef BIT_ULL
+#define BIT_ULL(nr)	(1ULL << (nr))
+#endif
+#define PM_PFN_MASK	(BIT_ULL(55) - 1)
+#define PM_SWAP		BIT_ULL(62)
+#define PM_PRESENT	BIT_ULL(63)
 
 /* Write @len bytes to @path in one write(); 0 or -errno. */
 static inline int write_file(const char *path, const char *buf, size_t len)
@@ -75,6 +84,53 @@ static inline bool have_swap(void)
 
 	return read_file("/proc/swaps", buf, sizeof(buf)) > 0 &&
 	       strchr(buf, '\n') && strchr(buf, '\n')[1];
+}
+
+/* Whether every active swap device is zram (swap-in is synchronous). */
+static inline bool swap_is_zram(void)
+{
+	char line[256];
+	bool zram = true;
+	FILE *f = fopen("/proc/swaps", "r");
+
+	if (!f || !fgets(line, sizeof(line), f)) {
+		if (f)
+			fclose(f);
+		return false;
+	}
+	while (fgets(line, sizeof(line), f))
+		zram &= !strncmp(line, "/dev/zram", 9);
+	fclose(f);
+	return zram;
+}
+
+/* The /proc/self/pagemap entry (open in @fd) of the page at @addr, or 0. */
+static inline uint64_t pagemap_entry(int fd, const void *addr)
+{
+	uint64_t ent = 0;
+	off_t off = (uintptr_t)addr / getpagesize() * sizeof(ent);
+
+	if (pread(fd, &ent, sizeof(ent), off) != sizeof(ent))
+		return 0;
+	return ent;
+}
+
+/* Of the @nr pages from @addr, those whose pagemap entry has @bit, or -1. */
+static inline int pagemap_count(const void *addr, int nr, uint64_t bit)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	uint64_t *ent = calloc(nr, sizeof(*ent));
+	off_t off = (uintptr_t)addr / getpagesize() * sizeof(*ent);
+	int i, n = -1;
+
+	if (fd >= 0 && ent &&
+	    pread(fd, ent, nr * sizeof(*ent), off) == nr * (ssize_t)sizeof(*ent))
+		for (i = 0, n = 0; i < nr; i++)
+			n += !!(ent[i] & bit);
+	if (fd >= 0)
+		close(fd);
+	free(ent);
+	return n;
 }
 
 /* Where tracefs is; mounted there if it is not yet (a minimal guest). */
@@ -156,29 +212,91 @@ static inline int wait_prepaged(void)
 	return -1;
 }
 
-/* Set a knob, returning the old value to restore, or -1. */
-static inline long set_knob(const char *name, long val)
-{
-	char path[128], buf[32];
-	long old;
+/*
+ * The system settings a test changes: the knobs in /sys/kernel/mm/prepage
+ * and others, such as MGLRU's. Each is saved before its first change;
+ * every fixture's teardown puts them all back with settings_restore(),
+ * also after a failed assertion.
+ */
+#define MAX_SETTINGS	16
 
-	snprintf(path, sizeof(path), SYSFS "%s", name);
-	if (read_file(path, buf, sizeof(buf)) < 0)
-		return -1;
-	old = strtol(buf, NULL, 10);
-	snprintf(buf, sizeof(buf), "%ld", val);
-	if (write_str(path, buf))
-		return -1;
-	return old;
+struct setting {
+	char path[128];
+	char val[64];
+};
+
+static inline struct setting *settings_saved(int **nr)
+{
+	static struct setting saved[MAX_SETTINGS];
+	static int nr_saved;
+
+	*nr = &nr_saved;
+	return saved;
 }
 
-/* 0 when prepage is available and enabled, else why not. */
+/* Write @val to the setting @path, saved first; 0 or -1. */
+static inline int setting_write(const char *path, const char *val)
+{
+	int *nr, i;
+	struct setting *s = settings_saved(&nr);
+
+	for (i = 0; i < *nr && strcmp(s[i].path, path); i++)
+		;
+	if (i == *nr) {
+		if (i == MAX_SETTINGS || strlen(path) >= sizeof(s[i].path) ||
+		    read_file(path, s[i].val, sizeof(s[i].val)) < 0)
+			return -1;
+		s[i].val[strcspn(s[i].val, "\n")] = '\0';
+		snprintf(s[i].path, sizeof(s[i].path), "%s", path);
+		(*nr)++;
+	}
+	return write_str(path, val) ? -1 : 0;
+}
+
+/* Set the knob /sys/kernel/mm/prepage/@name, saved first; 0 or -1. */
+static inline int knob_set(const char *name, long val)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), SYSFS "%s", name);
+	snprintf(buf, sizeof(buf), "%ld", val);
+	return setting_write(path, buf);
+}
+
+/* Put every saved setting back, the last one saved first. */
+static inline void settings_restore(void)
+{
+	int *nr;
+	struct setting *s = settings_saved(&nr);
+
+	while (*nr > 0) {
+		--*nr;
+		write_str(s[*nr].path, s[*nr].val);
+	}
+}
+
+/* NULL when this system can run the prepage tests, else why not. */
 static inline const char *prepage_unavailable(void)
 {
 	if (access("/proc/self/prepage", F_OK))
 		return "kernel without CONFIG_PREPAGE";
-	if (write_str(SYSFS "enabled", "1"))
+	if (access(SYSFS "enabled", W_OK))
 		return "cannot enable prepage (not root?)";
+	return NULL;
+}
+
+/*
+ * The start of every fixture's setup: prepage enabled until the
+ * teardown's settings_restore(). NULL, or why the test skips.
+ */
+static inline const char *setup_prepage(void)
+{
+	const char *why = prepage_unavailable();
+
+	if (why)
+		return why;
+	if (knob_set("enabled", 1))
+		return "cannot enable prepage";
 	return NULL;
 }
 
