@@ -11,7 +11,7 @@ pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
       quilt xz-utils file make gcc libc6-dev python3 python3-ply python3-git
       perl git kmod rsync ocaml-nox gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       gcc-powerpc64le-linux-gnu libcap-dev libnuma-dev liburing-dev trace-cmd
-      linux-perf)
+      linux-perf python3-venv)
 # rsync: the kselftest install target; ocaml-nox: coccicheck's OCaml-scripted
 # rules (ocamlopt, which --no-install-recommends leaves out);
 # gcc-aarch64-linux-gnu, gcc-powerpc64le-linux-gnu: the arm64 (16K pages)
@@ -20,7 +20,7 @@ pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
 # no-regression run (dev/selftests.sh; without liburing, cow and
 # gup_longterm leave their io_uring cases out); trace-cmd, linux-perf: brought
 # into the guest by dev/vm.sh -k for the tests that the series' events parse
-# in them.
+# in them. python3-venv: the virtualenv b4 is installed in (below).
 [ "${1:-}" = bench ] && pkgs+=(python3-matplotlib)
 missing=()
 for p in "${pkgs[@]}"; do
@@ -34,4 +34,16 @@ if [ ${#missing[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
 		"${missing[@]}" >/dev/null
 fi
-echo "==> tools: $(qemu-system-x86_64 --version | head -1); sparse $(sparse --version); spatch $(spatch --version 2>&1 | head -1 | awk '{print $3}'); ccache $(ccache --version | head -1 | awk '{print $3}')" >&2
+# b4 0.16 from PyPI, for dev/check-mail.sh (Debian 12's b4 0.12 has no
+# `b4 prep --check`, and its `b4 am` fails on a folded From: header), in a
+# virtualenv of Debian's python3 that sees its packages (python3-ply and
+# python3-git, which checkpatch's spdxcheck.py needs when b4 runs it).
+b4venv=${BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build}/b4-venv
+if ! "$b4venv/bin/b4" --version 2>/dev/null | grep -qx 0.16.0; then
+	echo "==> installing b4 0.16.0 in $b4venv" >&2
+	rm -rf "$b4venv"
+	mkdir -p "$(dirname "$b4venv")"
+	/usr/bin/python3 -m venv --system-site-packages "$b4venv"
+	"$b4venv/bin/pip" install -q --disable-pip-version-check b4==0.16.0
+fi
+echo "==> tools: $(qemu-system-x86_64 --version | head -1); sparse $(sparse --version); spatch $(spatch --version 2>&1 | head -1 | awk '{print $3}'); ccache $(ccache --version | head -1 | awk '{print $3}'); b4 $("$b4venv/bin/b4" --version)" >&2

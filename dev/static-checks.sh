@@ -9,6 +9,8 @@
 #  - sparse (C=2) and coccicheck on the kernel .c files the series adds or
 #    touches: no report that the base does not already have
 #  - the series applies to an extracted base tree with quilt
+#  - the series as a mail thread: b4 am + git am on the base give the same
+#    tree, and b4 prep --check is clean (dev/check-mail.sh)
 #
 # The build walk runs in the work tree, in a build directory of its own
 # (build/obj-patches: only the files a patch touches are rebuilt, ccache
@@ -199,6 +201,12 @@ else
 	tail -20 "$BUILD/quilt.log"; fail "quilt push -a"
 fi
 rm -rf "$q"
+
+# --- the series as a mail thread -------------------------------------------
+step "mail thread: b4 am, git am, b4 prep --check"
+"$ROOT/dev/check-mail.sh" | tee -a "$res" || true
+grep -q '^PASS b4 prep --check' "$res" || grep -q '^FAIL b4 prep' "$res" ||
+	fail "mail thread (dev/check-mail.sh did not finish)"
 
 grep -q '^FAIL' "$res" && exit 1
 exit 0

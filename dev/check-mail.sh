@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The series as reviewers get it. patches/ as one mail thread (the cover
+# letter, every patch a reply to it) is taken apart by `b4 am` and applied
+# with `git am` to a clean base: the result must be the tree of the series.
+# Then `b4 prep --check` runs on those commits (checkpatch as b4 runs it);
+# it must report no error, and no warning but checkpatch's "does
+# MAINTAINERS need updating?" for patches that add files before the
+# MAINTAINERS patch. Prints PASS/FAIL lines; non-zero exit on a failure.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+B4=$BUILD/b4-venv/bin/b4
+[ -x "$B4" ] || die "no b4 at $B4: run dev/setup.sh"
+[ -d "$KSRC/.git" ] || die "no work tree at $KSRC: run dev/base.sh"
+w=$(mktemp -d "$BUILD/mail.XXXXXX")
+trap '[ -n "${KEEP:-}" ] || rm -rf "$w"' EXIT
+export XDG_CACHE_HOME=$w/cache XDG_DATA_HOME=$w/data
+rc=0
+
+python3 "$ROOT/dev/mail-thread.py" thread "$ROOT" >"$w/thread.mbox"
+mkdir "$w/am"
+git clone -q --shared --no-checkout "$KSRC" "$w/tree"
+git -C "$w/tree" checkout -q --detach "$BASE_TAG"
+# The author of the series sends it: no in-body From: lines.
+git -C "$w/tree" config user.name "$(git -C "$KSRC" log -1 --format=%an)"
+git -C "$w/tree" config user.email "$(git -C "$KSRC" log -1 --format=%ae)"
+if (cd "$w/tree" && "$B4" -q am -m "$w/thread.mbox" -o "$w/am" \
+	"$(python3 "$ROOT/dev/mail-thread.py" msgid)") >"$w/am.log" 2>&1 &&
+   git -C "$w/tree" am -q "$w"/am/*.mbx >>"$w/am.log" 2>&1 &&
+   [ "$(git -C "$w/tree" rev-parse 'HEAD^{tree}')" = \
+     "$(git -C "$KSRC" rev-parse 'HEAD^{tree}')" ]; then
+	echo "PASS mail thread: b4 am + git am on $BASE_TAG give the series ($(git -C "$w/tree" rev-list --count "$BASE_TAG..HEAD") patches)"
+else
+	cat "$w/am.log"
+	echo "FAIL mail thread: b4 am + git am on $BASE_TAG"
+	exit 1
+fi
+
+# b4 prep on the applied commits, with the cover letter of patches/.
+git -C "$w/tree" checkout -q -b prepage-check
+(cd "$w/tree" && "$B4" -q prep -e "$BASE_TAG" &&
+ EDITOR="python3 $ROOT/dev/mail-thread.py cover $ROOT" "$B4" -q prep --edit-cover) \
+	>"$w/prep.log" 2>&1 || { cat "$w/prep.log"; echo "FAIL b4 prep (enroll)"; exit 1; }
+# Debian's python3 (python3-ply, python3-git) for checkpatch's spdxcheck.py.
+(cd "$w/tree" && PATH=/usr/bin:$PATH "$B4" prep --check) 2>&1 |
+	sed 's/\x1b\[[0-9;]*m//g' >"$w/check.log" || true
+summary=$(grep -E '^(Success|Warning|Error):|^Success: ' "$w/check.log" | tail -1)
+other=$(grep -E 'checkpatch.pl: ' "$w/check.log" |
+	grep -v 'WARNING: added, moved or deleted file(s), does MAINTAINERS need updating?' || true)
+maint=$(grep -c 'does MAINTAINERS need updating' "$w/check.log" || true)
+if [ -n "$summary" ] && [ -z "$other" ] && grep -q 'Error: 0' <<<"$summary"; then
+	echo "PASS b4 prep --check ($summary; the warnings: $maint of 'does MAINTAINERS need updating?')"
+else
+	cat "$w/check.log"
+	echo "FAIL b4 prep --check"
+	rc=1
+fi
+exit $rc
