@@ -1021,3 +1021,5 @@ void prepage_file_table_sizes(struct prepage_mm *pm, unsigned long *files,
 		*target_pages += prepage_extents_pages(&f->target);
 	}
 }
+
+#include "tests/file-kunit.h"

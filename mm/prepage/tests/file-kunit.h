@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit tests of the accounting of a window on the file side: the log,
+ * sorted and merged per file, turned into hits, misses, late and evicted
+ * pages, and the target table learned from it. The files are empty shmem
+ * files: a prepaged page the app did not use is not cached, so it counts
+ * as evicted (demotion needs cached pages; the selftests cover it).
+ */
+
+#ifdef CONFIG_PREPAGE_KUNIT_TEST
+
+#ifndef _PREPAGE_FILE_KUNIT_H
+#define _PREPAGE_FILE_KUNIT_H
+
+#include <kunit/test.h>
+#include <linux/shmem_fs.h>
+
+/* A state with no window, for the accounting only. */
+static struct prepage_mm *prepage_test_pm(struct kunit *test)
+{
+	struct prepage_mm *pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, pm);
+	mutex_init(&pm->lock);
+	prepage_file_table_init(&pm->file_table);
+	return pm;
+}
+
+/* Add @n (start, nr) pairs from @runs to @set. */
+static void prepage_test_set(struct kunit *test, struct prepage_extents *set,
+			     const pgoff_t *runs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, prepage_extents_add(set, runs[2 * i],
+							  runs[2 * i + 1]), 0);
+}
+
+/* A file of @pm's table: candidates 0-63, and the @n runs of @target. */
+static struct prepage_file *prepage_test_file(struct kunit *test,
+					      struct prepage_mm *pm,
+					      const pgoff_t *target,
+					      unsigned int n)
+{
+	struct prepage_file *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	struct file *file;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	file = shmem_file_setup("prepage-kunit", 64 * PAGE_SIZE, 0);
+	if (IS_ERR(file)) {
+		kfree(f);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, file);
+	}
+	f->file = file;
+	f->pm = pm;
+	list_add_tail(&f->node, &pm->file_table.files);
+	pm->file_table.nr_files++;
+	prepage_test_set(test, &f->candidates, (pgoff_t []){ 0, 64 }, 1);
+	prepage_test_set(test, &f->target, target, n);
+	return f;
+}
+
+/* Check that @set holds exactly the @n (start, nr) pairs in @want. */
+static void prepage_test_expect(struct kunit *test,
+				const struct prepage_extents *set,
+				const pgoff_t *want, unsigned int n)
+{
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, set->nr, n);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, set->ext[i].start, want[2 * i],
+				    "extent %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, set->ext[i].nr, want[2 * i + 1],
+				    "extent %u", i);
+	}
+}
+
+static void prepage_test_window_close(struct kunit *test,
+				      struct prepage_mm *pm,
+				      struct prepage_log_entry *log,
+				      unsigned int nr)
+{
+	mutex_lock(&pm->lock);
+	prepage_file_window_close(pm, log, nr);
+	mutex_unlock(&pm->lock);
+}
+
+static void prepage_test_file_account(struct kunit *test)
+{
+	struct prepage_mm *pm = prepage_test_pm(test);
+	struct prepage_file *f, *idle;
+	const void *key;
+
+	/* Target 0-31 and 40-43; the engine prepaged 0-31 of it. */
+	f = prepage_test_file(test, pm, (pgoff_t []){ 0, 32, 40, 4 }, 2);
+	prepage_test_set(test, &f->prepaged, (pgoff_t []){ 0, 32 }, 1);
+	/* A file the app does not touch: its prepaged 0-7 go unused. */
+	idle = prepage_test_file(test, pm, (pgoff_t []){ 0, 8 }, 1);
+	prepage_test_set(test, &idle->prepaged, (pgoff_t []){ 0, 8 }, 1);
+	key = f->file->f_mapping;
+	{
+		/* Out of order and split, as the hooks log them. */
+		struct prepage_log_entry log[] = {
+			{ key, 28, 4, PREPAGE_LOG_FILE_ADDED },
+			{ key, 8, 8, PREPAGE_LOG_FILE_ACCESS },
+			{ key, 50, 2, PREPAGE_LOG_FILE_ACCESS },
+			{ key, 40, 4, PREPAGE_LOG_FILE_ADDED },
+			{ key, 0, 8, PREPAGE_LOG_FILE_ACCESS },
+			{ key, 28, 4, PREPAGE_LOG_FILE_ACCESS },
+			{ key, 40, 4, PREPAGE_LOG_FILE_ACCESS },
+		};
+
+		prepage_test_window_close(test, pm, log, ARRAY_SIZE(log));
+	}
+	/* 0-15 and 28-31 were prepaged and used (28-31 evicted first). */
+	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_HIT), 20UL);
+	/* The app read 28-31 and 40-43 into the cache itself. */
+	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_MISS), 8UL);
+	/* 40-43: target pages the engine had not prepaged. */
+	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_LATE), 4UL);
+	/* 28-31 read again, 16-27 gone unused; and the idle file's 0-7. */
+	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_EVICTED),
+			4UL + 12 + 8);
+	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_DEMOTED), 0UL);
+	/* Used candidates join the target; prepaged pages not used leave. */
+	prepage_test_expect(test, &f->target,
+			    (pgoff_t []){ 0, 16, 28, 4, 40, 4, 50, 2 }, 4);
+	prepage_test_expect(test, &idle->target, NULL, 0);
+	KUNIT_EXPECT_EQ(test, f->prepaged.nr, 0U);
+	KUNIT_EXPECT_EQ(test, idle->prepaged.nr, 0U);
+	prepage_file_table_free(&pm->file_table);
+}
+
+/*
+ * A window whose log overflowed may have used what looks unused: the
+ * target keeps its prepaged pages; what was logged is still learned.
+ */
+static void prepage_test_file_log_dropped(struct kunit *test)
+{
+	struct prepage_mm *pm = prepage_test_pm(test);
+	struct prepage_file *f;
+
+	f = prepage_test_file(test, pm, (pgoff_t []){ 0, 16 }, 1);
+	prepage_test_set(test, &f->prepaged, (pgoff_t []){ 0, 16 }, 1);
+	pm->log_dropped = true;
+	{
+		struct prepage_log_entry log[] = {
+			{ f->file->f_mapping, 0, 4, PREPAGE_LOG_FILE_ACCESS },
+			{ f->file->f_mapping, 32, 4, PREPAGE_LOG_FILE_ACCESS },
+		};
+
+		prepage_test_window_close(test, pm, log, ARRAY_SIZE(log));
+	}
+	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_HIT), 4UL);
+	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_EVICTED), 12UL);
+	prepage_test_expect(test, &f->target, (pgoff_t []){ 0, 16, 32, 4 }, 2);
+	prepage_file_table_free(&pm->file_table);
+}
+
+static struct kunit_case prepage_file_test_cases[] = {
+	KUNIT_CASE(prepage_test_file_account),
+	KUNIT_CASE(prepage_test_file_log_dropped),
+	{},
+};
+
+static struct kunit_suite prepage_file_test_suite = {
+	.name = "prepage-file",
+	.test_cases = prepage_file_test_cases,
+};
+
+kunit_test_suite(prepage_file_test_suite);
+
+#endif /* _PREPAGE_FILE_KUNIT_H */
+
+#endif /* CONFIG_PREPAGE_KUNIT_TEST */
