@@ -39,8 +39,12 @@ fi
 
 # b4 prep on the applied commits, with the cover letter of patches/.
 git -C "$w/tree" checkout -q -b prepage-check
+# b4 takes GIT_EDITOR before core.editor, VISUAL and EDITOR.
+printf '#!/bin/sh\nexec python3 "%s/dev/mail-thread.py" cover "%s" "$1"\n' "$ROOT" "$ROOT" \
+	>"$w/cover-editor"
+chmod +x "$w/cover-editor"
 (cd "$w/tree" && "$B4" -q prep -e "$BASE_TAG" &&
- EDITOR="python3 $ROOT/dev/mail-thread.py cover $ROOT" "$B4" -q prep --edit-cover) \
+ GIT_EDITOR="$w/cover-editor" "$B4" -q prep --edit-cover) \
 	>"$w/prep.log" 2>&1 || { cat "$w/prep.log"; echo "FAIL b4 prep (enroll)"; exit 1; }
 # Debian's python3 (python3-ply, python3-git) for checkpatch's spdxcheck.py.
 (cd "$w/tree" && PATH=/usr/bin:$PATH "$B4" prep --check) 2>&1 |

@@ -26,6 +26,8 @@ def git(*args, inp=None):
                           text=True, check=True).stdout
 
 
+if git('diff', '--cached', '--name-only').strip():
+    sys.exit('changes are staged already: commit or unstage them first')
 order = git('rev-list', '--reverse', 'prepage-base..HEAD').split()
 rank = {c: i for i, c in enumerate(order)}
 subject = {git('log', '-1', '--format=%s', c).strip(): c for c in order}
@@ -77,7 +79,8 @@ def groups(diff):
 
 
 while True:
-    g = groups(git('diff', '-U1'))
+    g = groups(git('diff', '-U1', '--no-color', '--no-ext-diff',
+                   '--src-prefix=a/', '--dst-prefix=b/'))
     if not g:
         break
     c = min(g, key=lambda c: rank[c])

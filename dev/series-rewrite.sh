@@ -40,7 +40,7 @@ for c in $(git rev-list --reverse "$BASE_TAG..$old"); do
 	tree=$(git write-tree)
 	parent=$(GIT_AUTHOR_NAME=$(git log -1 --format=%an "$c") \
 		 GIT_AUTHOR_EMAIL=$(git log -1 --format=%ae "$c") \
-		 GIT_AUTHOR_DATE=$(git log -1 --format=%ad "$c") \
+		 GIT_AUTHOR_DATE=$(git log -1 --format=%aI "$c") \
 		 git commit-tree "$tree" -p "$parent" -F <(git log -1 --format=%B "$c"))
 	git reset -q --hard
 done

@@ -31,6 +31,7 @@
 #include <linux/slab.h>
 #include <linux/swap.h>
 #include <linux/swapops.h>
+#include <linux/uaccess.h>
 #include <linux/userfaultfd_k.h>
 #include <linux/xarray.h>
 #include <trace/events/prepage.h>

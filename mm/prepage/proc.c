@@ -58,7 +58,7 @@ static struct prepage_mm *prepage_proc_lock(struct mm_struct *mm)
 {
 	struct prepage_mm *pm = prepage_mm_lookup(mm);
 
-	if (IS_ERR_OR_NULL(pm))
+	if (!pm)
 		return NULL;
 	if (mutex_lock_killable(&pm->lock)) {
 		prepage_mm_put(pm);

@@ -153,17 +153,21 @@ FIXTURE_SETUP(anon)
 	why = setup_prepage();
 	if (why)
 		SKIP(return, "%s", why);
-	if (!have_swap())
+	if (!have_swap()) {
+		settings_restore();
 		SKIP(return, "no swap: the anonymous tests need a swap device");
+	}
 	self->buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, self->buf);
+	SETUP_ASSERT(self->buf != MAP_FAILED);
 	/* Whole pages, no THP: the tables count base pages. */
 	madvise(self->buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
 	fill(self->buf, NR_PAGES);
-	ASSERT_EQ(0, knob_set("anon_timeout", 5));
-	if (!pageout(self->buf, 0, NR_PAGES))
+	SETUP_ASSERT(!knob_set("anon_timeout", 5));
+	if (!pageout(self->buf, 0, NR_PAGES)) {
+		settings_restore();
 		SKIP(return, "MADV_PAGEOUT does not swap the test buffer out");
+	}
 }
 
 FIXTURE_TEARDOWN(anon)

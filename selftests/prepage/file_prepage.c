@@ -206,9 +206,11 @@ FIXTURE_SETUP(file)
 	if (why)
 		SKIP(return, "%s", why);
 	self->fd = fixture_file(self->path);
-	if (self->fd == -2)
+	if (self->fd == -2) {
+		settings_restore();
 		SKIP(return, NO_EVICT);
-	ASSERT_LE(0, self->fd) TH_LOG("cannot create a test file");
+	}
+	SETUP_ASSERT(self->fd >= 0);
 }
 
 FIXTURE_TEARDOWN(file)
@@ -399,10 +401,12 @@ FIXTURE_SETUP(merge)
 	if (why)
 		SKIP(return, "%s", why);
 	self->fd = fixture_file(self->path);
-	if (self->fd == -2)
+	if (self->fd == -2) {
+		settings_restore();
 		SKIP(return, NO_EVICT);
-	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, knob_set("merge_gap_pages", 16));
+	}
+	SETUP_ASSERT(self->fd >= 0);
+	SETUP_ASSERT(!knob_set("merge_gap_pages", 16));
 }
 
 FIXTURE_TEARDOWN(merge)
@@ -457,9 +461,11 @@ FIXTURE_SETUP(stale)
 	if (why)
 		SKIP(return, "%s", why);
 	self->fd = fixture_file(self->path);
-	if (self->fd == -2)
+	if (self->fd == -2) {
+		settings_restore();
 		SKIP(return, NO_EVICT);
-	ASSERT_LE(0, self->fd);
+	}
+	SETUP_ASSERT(self->fd >= 0);
 }
 
 FIXTURE_TEARDOWN(stale)
@@ -813,15 +819,14 @@ FIXTURE_SETUP(bad)
 	if (why)
 		SKIP(return, "%s", why);
 	self->fd = make_file(self->path, NR_PAGES);
-	ASSERT_LE(0, self->fd);
+	SETUP_ASSERT(self->fd >= 0);
 	/* The table each bad write must leave alone. */
 	snprintf(line, sizeof(line), "%s 0:%ld target=0:%ld\n", self->path,
 		 8 * psz, 4 * psz);
-	ASSERT_EQ(0, load(line));
-	ASSERT_LT(0, dump(self->before, sizeof(self->before)));
+	SETUP_ASSERT(!load(line));
+	SETUP_ASSERT(dump(self->before, sizeof(self->before)) > 0);
 	if (variant->max_extents)
-		ASSERT_EQ(0, knob_set("max_file_extents",
-				      variant->max_extents));
+		SETUP_ASSERT(!knob_set("max_file_extents", variant->max_extents));
 }
 
 FIXTURE_TEARDOWN(bad)
@@ -1291,18 +1296,21 @@ FIXTURE_SETUP(reclaim)
 	why = memcg_enter(self->cg, sizeof(self->cg));
 	if (why) {
 		self->cg[0] = '\0';
+		settings_restore();
 		SKIP(return, "%s", why);
 	}
 	snprintf(swap_max, sizeof(swap_max), "%s/memory.swap.max", self->cg);
 	if (!access(swap_max, F_OK))
-		ASSERT_EQ(0, write_str(swap_max, "0"));
+		SETUP_ASSERT(!write_str(swap_max, "0"));
 	self->fd = fixture_file(self->path);
-	if (self->fd == -2)
+	if (self->fd == -2) {
+		settings_restore();
 		SKIP(return, NO_EVICT);
-	ASSERT_LE(0, self->fd) TH_LOG("cannot create a test file");
+	}
+	SETUP_ASSERT(self->fd >= 0);
 	self->ofd = make_file(self->other, 4 * NR_PAGES);
-	ASSERT_LE(0, self->ofd);
-	ASSERT_TRUE(evict(self->ofd, 4 * NR_PAGES));
+	SETUP_ASSERT(self->ofd >= 0);
+	SETUP_ASSERT(evict(self->ofd, 4 * NR_PAGES));
 }
 
 FIXTURE_TEARDOWN(reclaim)

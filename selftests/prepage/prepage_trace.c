@@ -127,19 +127,23 @@ FIXTURE_SETUP(trace)
 	if (why)
 		SKIP(return, "%s", why);
 	root = tracefs_root();
-	if (!root)
+	if (!root) {
+		settings_restore();
 		SKIP(return, "tracefs is not available");
+	}
 	snprintf(path, sizeof(path), "%s/events/prepage/prepage_window_open",
 		 root);
-	if (access(path, F_OK))
+	if (access(path, F_OK)) {
+		settings_restore();
 		SKIP(return, "kernel lacks the prepage events");
+	}
 	snprintf(self->inst, sizeof(self->inst),
 		 "%s/instances/prepage_events_%d", root, getpid());
-	ASSERT_EQ(0, mkdir(self->inst, 0700));
+	SETUP_ASSERT(!mkdir(self->inst, 0700));
 	snprintf(path, sizeof(path), "%s/buffer_size_kb", self->inst);
-	ASSERT_EQ(0, write_str(path, "256"));
+	SETUP_ASSERT(!write_str(path, "256"));
 	snprintf(path, sizeof(path), "%s/events/prepage/enable", self->inst);
-	ASSERT_EQ(0, write_str(path, "1"));
+	SETUP_ASSERT(!write_str(path, "1"));
 }
 
 FIXTURE_TEARDOWN(trace)

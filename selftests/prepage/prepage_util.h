@@ -275,6 +275,20 @@ static inline void settings_restore(void)
 	}
 }
 
+/*
+ * A fixture's teardown, and its settings_restore(), runs only after a
+ * setup that completed: a setup that changed settings puts them back
+ * itself before it skips (settings_restore(), then SKIP()) or fails
+ * (SETUP_ASSERT()).
+ */
+#define SETUP_ASSERT(expr) do {						\
+	bool __setup_ok = (expr);					\
+									\
+	if (!__setup_ok)						\
+		settings_restore();					\
+	ASSERT_TRUE(__setup_ok) TH_LOG("%s", #expr);			\
+} while (0)
+
 /* NULL when this system can run the prepage tests, else why not. */
 static inline const char *prepage_unavailable(void)
 {

@@ -68,37 +68,46 @@ static void prepage_test_anon_table_set(struct kunit *test)
 	prepage_anon_table_free(t);
 }
 
-/* Parse @in (copied: the parser writes to its buffer) into *@tp. */
-static int prepage_test_anon_parse(struct kunit *test, const char *in,
-				   struct prepage_anon_table **tp)
+/* Parse the lines @fmt prints into *@tp (NULL if it has no anon line). */
+static __printf(3, 4) int prepage_test_anon_parse(struct kunit *test,
+						  struct prepage_anon_table **tp,
+						  const char *fmt, ...)
 {
-	char *buf = kunit_kstrdup(test, in, GFP_KERNEL);
+	va_list args;
+	char *buf;
+	int err;
 
+	va_start(args, fmt);
+	buf = kvasprintf(GFP_KERNEL, fmt, args);
+	va_end(args);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	*tp = NULL;
-	return prepage_anon_table_parse(buf, tp);
+	err = prepage_anon_table_parse(buf, tp);
+	kfree(buf);
+	return err;
 }
 
 static void prepage_test_anon_parse_lines(struct kunit *test)
 {
-	static const char other[] =
-		"/bin/true 0:4096\n"
-		"\n"
-		" \t\n"
-		"anonymous 0x1000:1\n";
-	static const char lines[] =
-		"anon 0x10000:3 target=1 timeout=5\n"
-		"/bin/true 0:4096\n"
-		"\tanon\t65536:1  timeout=2 target=0\n"
-		"anon 0x20000:2 target=0 timeout=255\n";
+	const unsigned long p = PAGE_SIZE;
 	struct prepage_anon_table *t;
 	void *entry;
+	int err;
 
 	/* Lines of other kinds are skipped; none of this kind: no table. */
-	KUNIT_EXPECT_EQ(test, prepage_test_anon_parse(test, other, &t), 0);
+	err = prepage_test_anon_parse(test, &t,
+				      "/bin/true 0:%lu\n\n \t\nanonymous %#lx:1\n",
+				      p, p);
+	KUNIT_EXPECT_EQ(test, err, 0);
 	KUNIT_EXPECT_NULL(test, t);
 
-	KUNIT_ASSERT_EQ(test, prepage_test_anon_parse(test, lines, &t), 0);
+	err = prepage_test_anon_parse(test, &t,
+				      "anon %#lx:3 target=1 timeout=5\n"
+				      "/bin/true 0:%lu\n"
+				      "\tanon\t%lu:1  timeout=2 target=0\n"
+				      "anon %#lx:2 target=0 timeout=255\n",
+				      0x10 * p, p, 0x10 * p, 0x20 * p);
+	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	/* A later line wins for a page that two lines name. */
 	KUNIT_EXPECT_EQ(test, t->nr_targets, 2UL);
@@ -117,42 +126,50 @@ static void prepage_test_anon_parse_lines(struct kunit *test)
 
 static void prepage_test_anon_parse_errors(struct kunit *test)
 {
+	/* What follows "anon ADDR" in each line. */
 	static const char * const bad[] = {
-		"anon 0x1000 target=1 timeout=1",	/* no page count */
-		"anon 0x1000:0 target=1 timeout=1",	/* no page */
-		"anon 0x1001:1 target=1 timeout=1",	/* unaligned */
-		"anon 0x1000:1 target=2 timeout=1",
-		"anon 0x1000:1 target=1 timeout=0",
-		"anon 0x1000:1 target=1 timeout=256",
-		"anon 0x1000:1 target=1",		/* no timeout */
-		"anon 0x1000:1 timeout=1",		/* no target */
-		"anon 0x1000:1 target=1 target=0 timeout=1",
-		"anon 0x1000:1 target=1 timeout=1 color=red",
-		"anon 0x1000:x target=1 timeout=1",
-		"anon 0x1000:1:2 target=1 timeout=1",
+		" target=1 timeout=1",		/* no page count */
+		":0 target=1 timeout=1",	/* no page */
+		":1 target=2 timeout=1",
+		":1 target=1 timeout=0",
+		":1 target=1 timeout=256",
+		":1 target=1",			/* no timeout */
+		":1 timeout=1",			/* no target */
+		":1 target=1 target=0 timeout=1",
+		":1 target=1 timeout=1 color=red",
+		":x target=1 timeout=1",
+		":1:2 target=1 timeout=1",
 	};
+	const unsigned long p = PAGE_SIZE;
+	const unsigned long top = TASK_SIZE_MAX;
 	struct prepage_anon_table *t;
-	char line[96];
 	unsigned int i;
+	int err;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		KUNIT_EXPECT_EQ_MSG(test, prepage_test_anon_parse(test, bad[i],
-								  &t),
-				    -EINVAL, "%s", bad[i]);
+		err = prepage_test_anon_parse(test, &t, "anon %#lx%s", p,
+					      bad[i]);
+		KUNIT_EXPECT_EQ_MSG(test, err, -EINVAL, "%s", bad[i]);
 		KUNIT_EXPECT_NULL_MSG(test, t, "%s", bad[i]);
 	}
-	/* Beyond the user address space, or wrapping past its end. */
-	snprintf(line, sizeof(line), "anon 0x%lx:1 target=1 timeout=1",
-		 (unsigned long)TASK_SIZE_MAX);
-	KUNIT_EXPECT_EQ(test, prepage_test_anon_parse(test, line, &t), -EINVAL);
-	snprintf(line, sizeof(line), "anon 0x%lx:2 target=1 timeout=1",
-		 (unsigned long)TASK_SIZE_MAX - PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, prepage_test_anon_parse(test, line, &t), -EINVAL);
+	/* Unaligned; beyond the user address space, or wrapping past it. */
+	err = prepage_test_anon_parse(test, &t,
+				      "anon %#lx:1 target=1 timeout=1", p + 1);
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	err = prepage_test_anon_parse(test, &t,
+				      "anon %#lx:1 target=1 timeout=1", top);
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	err = prepage_test_anon_parse(test, &t,
+				      "anon %#lx:2 target=1 timeout=1",
+				      top - p);
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
 	/* More pages than max_anon_pages, over two lines: nothing kept. */
-	snprintf(line, sizeof(line),
-		 "anon 0x1000:1 target=1 timeout=1\nanon 0x10000000:%u target=0 timeout=1",
-		 READ_ONCE(prepage_max_anon_pages));
-	KUNIT_EXPECT_EQ(test, prepage_test_anon_parse(test, line, &t), -ENOSPC);
+	err = prepage_test_anon_parse(test, &t,
+				      "anon %#lx:1 target=1 timeout=1\n"
+				      "anon %#lx:%u target=0 timeout=1\n",
+				      p, 0x100 * p,
+				      READ_ONCE(prepage_max_anon_pages));
+	KUNIT_EXPECT_EQ(test, err, -ENOSPC);
 	KUNIT_EXPECT_NULL(test, t);
 }
 
@@ -176,28 +193,35 @@ static void prepage_test_anon_show(struct kunit *test,
 
 static void prepage_test_anon_show_lines(struct kunit *test)
 {
-	static const char lines[] =
-		"anon 0x3000:2 target=1 timeout=5\n"
-		"anon 0x1000:2 target=1 timeout=5\n"
-		"anon 0x5000:1 target=0 timeout=5\n"
-		"anon 0x7000:1 target=0 timeout=5\n"
-		"anon 0x8000:1 target=0 timeout=4\n";
-	static const char want[] =
-		"anon 0x1000:4 target=1 timeout=5\n"
-		"anon 0x5000:1 target=0 timeout=5\n"
-		"anon 0x7000:1 target=0 timeout=5\n"
-		"anon 0x8000:1 target=0 timeout=4\n";
+	const unsigned long p = PAGE_SIZE;
 	struct prepage_anon_table *t, *again;
 	char *buf = kunit_kzalloc(test, 512, GFP_KERNEL);
+	char *want = kunit_kzalloc(test, 512, GFP_KERNEL);
+	int err;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, want);
 	/* Runs with the same entry share a line, whatever the lines were. */
-	KUNIT_ASSERT_EQ(test, prepage_test_anon_parse(test, lines, &t), 0);
+	err = prepage_test_anon_parse(test, &t,
+				      "anon %#lx:2 target=1 timeout=5\n"
+				      "anon %#lx:2 target=1 timeout=5\n"
+				      "anon %#lx:1 target=0 timeout=5\n"
+				      "anon %#lx:1 target=0 timeout=5\n"
+				      "anon %#lx:1 target=0 timeout=4\n",
+				      3 * p, p, 5 * p, 7 * p, 8 * p);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	snprintf(want, 512,
+		 "anon %#lx:4 target=1 timeout=5\n"
+		 "anon %#lx:1 target=0 timeout=5\n"
+		 "anon %#lx:1 target=0 timeout=5\n"
+		 "anon %#lx:1 target=0 timeout=4\n",
+		 p, 5 * p, 7 * p, 8 * p);
 	prepage_test_anon_show(test, t, buf, 511);
 	KUNIT_EXPECT_STREQ(test, buf, want);
 
 	/* What is shown loads back as the same table. */
-	KUNIT_ASSERT_EQ(test, prepage_test_anon_parse(test, buf, &again), 0);
+	err = prepage_test_anon_parse(test, &again, "%s", buf);
+	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_ASSERT_NOT_NULL(test, again);
 	KUNIT_EXPECT_EQ(test, again->nr_targets, t->nr_targets);
 	KUNIT_EXPECT_EQ(test, again->nr_candidates, t->nr_candidates);

@@ -159,56 +159,72 @@ static void prepage_test_extents_intersect(struct kunit *test)
 	prepage_extents_destroy(&c);
 }
 
-static int prepage_test_parse(const char *in, struct prepage_extents *set,
-			      unsigned int max)
+/* Parse the ranges @fmt prints (in bytes: multiples of PAGE_SIZE) into @set. */
+static __printf(3, 4) int prepage_test_parse(struct prepage_extents *set,
+					     unsigned int max, const char *fmt,
+					     ...)
 {
 	char buf[128];
+	va_list args;
 
-	strscpy(buf, in, sizeof(buf));
+	va_start(args, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
 	prepage_extents_destroy(set);
 	return prepage_parse_ranges(buf, set, max);
 }
 
 static void prepage_test_parse_ranges(struct kunit *test)
 {
+	const unsigned long p = PAGE_SIZE;
+	/* A page aligned length that ends past the largest file. */
+	const unsigned long long past = round_up((u64)MAX_LFS_FILESIZE + 1, p);
 	struct prepage_extents set = {};
-	char big[64];
 
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:8192,0x10000:4096", &set, 8), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "0:%lu,%#lx:%lu",
+						 2 * p, 16 * p, p), 0);
 	prepage_expect_set(test, &set, (pgoff_t []){ 0, 2, 16, 1 }, 2);
 
 	/* Overlapping ranges are merged, not rejected. */
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:8192,4096:8192", &set, 8), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "0:%lu,%lu:%lu",
+						 2 * p, p, 2 * p), 0);
 	prepage_expect_set(test, &set, (pgoff_t []){ 0, 3 }, 1);
 
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("1:4096", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4095", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:0", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("4096", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4096,", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("x:4096", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("-4096:4096", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0xfffffffffffff000:0x2000",
-						 &set, 8), -EINVAL);
-	snprintf(big, sizeof(big), "0:%llu", (unsigned long long)MAX_LFS_FILESIZE + 1);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse(big, &set, 8), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "1:%lu", p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "0:%lu", p - 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "0:0"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "%lu", p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "0:%lu,", p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "%s", ""), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "x:%lu", p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "-%lu:%lu", p, p),
+			-EINVAL);
+	/* Wrapping past the end of the offsets, and past the largest file. */
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "%#llx:%#lx",
+						 -(unsigned long long)p, 2 * p),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "0:%llu", past),
+			-EINVAL);
 
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4096,8192:4096", &set, 2), 0);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4096,8192:4096,16384:4096",
-						 &set, 2), -E2BIG);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 2, "0:%lu,%lu:%lu",
+						 p, 2 * p, p), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 2, "0:%lu,%lu:%lu,%lu:%lu",
+						 p, 2 * p, p, 4 * p, p), -E2BIG);
 	/* Ranges count even when they merge: the parse's work is bounded. */
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:4096,0:4096,0:4096",
-						 &set, 2), -E2BIG);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 2, "0:%lu,0:%lu,0:%lu",
+						 p, p, p), -E2BIG);
 	/* Decimal or 0x only: a leading 0 is not octal. */
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:010000", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:0x", &set, 8), -EINVAL);
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0X1000:0x1000", &set, 8), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "0:0%lo", p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "0:0x"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "0X%lX:0x%lx", p, p),
+			0);
 	prepage_expect_set(test, &set, (pgoff_t []){ 1, 1 }, 1);
 
 	/* Truncation keeps what lies before the end, trimming an extent. */
-	KUNIT_EXPECT_EQ(test, prepage_test_parse("0:8192,16384:16384,65536:4096",
-						 &set, 8), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_parse(&set, 8, "0:%lu,%lu:%lu,%lu:%lu",
+						 2 * p, 4 * p, 4 * p, 16 * p, p),
+			0);
 	prepage_extents_truncate(&set, 6);
 	prepage_expect_set(test, &set, (pgoff_t []){ 0, 2, 4, 2 }, 2);
 	prepage_extents_truncate(&set, 4);
