@@ -25,6 +25,7 @@
 #include <linux/mmu_notifier.h>
 #include <linux/page_idle.h>
 #include <linux/pagewalk.h>
+#include <linux/prepage.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
@@ -38,7 +39,135 @@
 #include <asm/tlbflush.h>
 
 #include "../internal.h"
+#include "extents.h"
 #include "internal.h"
+#include "workers.h"
+
+/**
+ * struct prepage_anon_table - the anonymous tables of an address space
+ * @pages:		virtual page number -> xa_mk_value() of the entry: bit 0
+ *			set for a target page (clear: a candidate), the
+ *			windows left before the entry times out above it
+ * @nr_candidates:	candidate entries
+ * @nr_targets:		target entries
+ * @nr_chunks:		XArray chunks (XA_CHUNK_SIZE pages) with an entry
+ * @nr_parsed:		pages of the table lines parsed into it, overlaps
+ *			counted twice, bounded by max_anon_pages
+ */
+struct prepage_anon_table {
+	struct xarray pages;
+	unsigned long nr_candidates;
+	unsigned long nr_targets;
+	unsigned long nr_chunks;
+	unsigned long nr_parsed;
+};
+
+/**
+ * struct prepage_anon_plan - a target page to prepage in this window
+ * @vpn:	its virtual page number
+ * @prepaged:	the prepager swapped it in and mapped it; written only by
+ *		the prepager thread that took it
+ */
+struct prepage_anon_plan {
+	unsigned long vpn;
+	bool prepaged;
+};
+
+/* Bounds of the anonymous prepager threads and entry timeouts. */
+#define PREPAGE_MAX_ANON_WORKERS	8
+#define PREPAGE_MAX_ANON_TIMEOUT	255
+
+/**
+ * struct prepage_anon_walk - page table state of up to a page table's
+ * span of pages, found by a page walk
+ * @base:		virtual page number of bit 0
+ * @clear_young:	test and clear the accessed bits of present pages
+ * @only:		if not NULL, clear (or deactivate) only those of the
+ *			pages set here
+ * @own:		the bits to clear were set by the prepager's own
+ *			faults: flush the TLB entries of the pages cleared
+ *			(once per VMA of the walk), and do not hand the bit
+ *			to the folio
+ * @flush_start:	address of the first page whose entry to flush
+ * @flush_end:		end of the last one; 0 if there is none
+ * @demote:		instead of clearing accessed bits, deactivate the
+ *			folios of the pages in @only whose bit is clear
+ * @demoted:		pages demoted
+ * @present:		pages present
+ * @young:		present pages whose accessed bit was cleared
+ * @swapped:		pages swapped out
+ * @added:		the pages a walk is limited to (its @only): the
+ *			window's new candidates, or the unused prepaged
+ *			pages, at its end
+ * @faulted:		pages the anonymous prepager faulted in
+ *
+ * The bitmaps have PTRS_PER_PTE bits each, which is not a constant on
+ * every architecture, and are allocated by whoever walks, for the walk.
+ */
+struct prepage_anon_walk {
+	unsigned long base;
+	bool clear_young;
+	const unsigned long *only;
+	bool own;
+	unsigned long flush_start;
+	unsigned long flush_end;
+	bool demote;
+	unsigned long demoted;
+	unsigned long *present;
+	unsigned long *young;
+	unsigned long *swapped;
+	unsigned long *added;
+	unsigned long *faulted;
+};
+
+/**
+ * struct prepage_anon_work - the work of one anonymous prepager thread
+ * @work:	the work
+ * @pm:		whose pages it prepages
+ */
+struct prepage_anon_work {
+	struct kthread_work work;
+	struct prepage_mm *pm;
+};
+
+/**
+ * struct prepage_anon_mm - the anonymous side of an address space's state
+ * @table:	the anonymous tables, or NULL (the state's lock; read
+ *		without it by the first anonymous prepager, which every
+ *		writer stops first)
+ * @plan:	the target pages of the window, by address: made by its
+ *		first anonymous prepager, freed under the state's lock with
+ *		the prepagers stopped
+ * @plan_nr:	entries in @plan (as @plan)
+ * @cursor:	the next entry of @plan a prepager takes
+ * @prepaging:	anonymous prepager works queued or running
+ * @stop:	tells the anonymous prepagers to stop (the state's lock)
+ * @work:	the anonymous prepagers' works
+ */
+struct prepage_anon_mm {
+	struct prepage_anon_table *table;
+	struct prepage_anon_plan *plan;
+	unsigned int plan_nr;
+	atomic_t cursor;
+	atomic_t prepaging;
+	bool stop;
+	struct prepage_anon_work work[PREPAGE_MAX_ANON_WORKERS];
+};
+
+/* Prepage and log anonymous pages. Default: true. */
+static bool prepage_anon_enabled __read_mostly = true;
+/* Windows an anonymous entry survives without its page accessed. Default: 5. */
+static unsigned int prepage_anon_timeout __read_mostly = 5;
+/* Anonymous pages an anonymous prepager takes at a time. Default: 16. */
+static unsigned int prepage_batch_pages __read_mostly = 16;
+/* Most anonymous table entries of one app. Default: 65536. */
+static unsigned int prepage_max_anon_pages __read_mostly = 65536;
+
+/* The anonymous side of @pm's state (see prepage_side_make()). */
+static struct prepage_anon_mm *anon_mm(struct prepage_mm *pm)
+{
+	return pm->side[PREPAGE_SIDE_ANON];
+}
 
 /* A table entry: the target bit and the windows left before it times out. */
 #define ANON_TARGET		1UL
@@ -60,12 +189,8 @@ static unsigned int anon_timeout_of(void *entry)
 	return xa_to_value(entry) >> ANON_TIMEOUT_SHIFT;
 }
 
-/**
- * prepage_anon_table_new() - allocate an empty anonymous table
- *
- * Return: the table, or NULL.
- */
-struct prepage_anon_table *prepage_anon_table_new(void)
+/* An empty anonymous table, or NULL. */
+static struct prepage_anon_table *anon_table_new(void)
 {
 	struct prepage_anon_table *t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 
@@ -75,11 +200,8 @@ struct prepage_anon_table *prepage_anon_table_new(void)
 	return t;
 }
 
-/**
- * prepage_anon_table_free() - free an anonymous table
- * @t:	the table, or NULL
- */
-void prepage_anon_table_free(struct prepage_anon_table *t)
+/* Free the anonymous table @t, or nothing if NULL. */
+static void anon_table_free(struct prepage_anon_table *t)
 {
 	if (!t)
 		return;
@@ -515,7 +637,7 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
  * had), so that the caller's path stays short whatever the size of the
  * table.
  */
-void prepage_anon_window_discard(struct prepage_mm *pm)
+static void prepage_anon_window_discard(struct prepage_mm *pm)
 {
 	struct prepage_extents unused = {};
 	struct prepage_anon_walk w;
@@ -523,9 +645,9 @@ void prepage_anon_window_discard(struct prepage_mm *pm)
 
 	lockdep_assert_held(&pm->lock);
 
-	for (i = 0; i < pm->anon_plan_nr; i++)
-		if (pm->anon_plan[i].prepaged &&
-		    prepage_extents_add(&unused, pm->anon_plan[i].vpn, 1))
+	for (i = 0; i < anon_mm(pm)->plan_nr; i++)
+		if (anon_mm(pm)->plan[i].prepaged &&
+		    prepage_extents_add(&unused, anon_mm(pm)->plan[i].vpn, 1))
 			break;	/* -ENOMEM: the rest stay where they are */
 	if (unused.nr && !anon_walk_alloc(&w)) {
 		prepage_stat_add(pm, PREPAGE_STAT_ANON_DEMOTED,
@@ -533,9 +655,9 @@ void prepage_anon_window_discard(struct prepage_mm *pm)
 		anon_walk_free(&w);
 	}
 	prepage_extents_destroy(&unused);
-	kvfree(pm->anon_plan);
-	pm->anon_plan = NULL;
-	pm->anon_plan_nr = 0;
+	kvfree(anon_mm(pm)->plan);
+	anon_mm(pm)->plan = NULL;
+	anon_mm(pm)->plan_nr = 0;
 }
 
 struct anon_end {
@@ -610,16 +732,17 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
  * window: a page accessed after this one ends counts as used in the
  * next.
  */
-void prepage_anon_window_close(struct prepage_mm *pm,
-			       struct prepage_log_entry *log, unsigned int nr)
+static void prepage_anon_window_close(struct prepage_mm *pm,
+				      struct prepage_log_entry *log,
+				      unsigned int nr)
 {
 	unsigned int timeout = READ_ONCE(prepage_anon_timeout);
-	struct prepage_anon_table *t = pm->anon_table;
+	struct prepage_anon_table *t = anon_mm(pm)->table;
 	struct mm_struct *mm = pm->slot.mm;
 	struct prepage_extents missed = {}, added = {}, unused = {};
 	struct prepage_anon_walk w;
 	struct anon_end e = {
-		.pm = pm, .plan = pm->anon_plan, .plan_nr = pm->anon_plan_nr,
+		.pm = pm, .plan = anon_mm(pm)->plan, .plan_nr = anon_mm(pm)->plan_nr,
 		.timeout = timeout, .missed = &missed, .unused = &unused,
 	};
 	unsigned int i;
@@ -634,8 +757,8 @@ void prepage_anon_window_close(struct prepage_mm *pm,
 			 prepage_extents_pages(&missed));
 
 	if (!t && missed.nr) {
-		t = prepage_anon_table_new();
-		pm->anon_table = t;
+		t = anon_table_new();
+		anon_mm(pm)->table = t;
 	}
 	if (t && !anon_walk_alloc(&w)) {
 		anon_table_walk(mm, t, &w, anon_end_one, &e);
@@ -673,9 +796,9 @@ void prepage_anon_window_close(struct prepage_mm *pm,
 	prepage_extents_destroy(&unused);
 	prepage_extents_destroy(&added);
 	prepage_extents_destroy(&missed);
-	kvfree(pm->anon_plan);
-	pm->anon_plan = NULL;
-	pm->anon_plan_nr = 0;
+	kvfree(anon_mm(pm)->plan);
+	anon_mm(pm)->plan = NULL;
+	anon_mm(pm)->plan_nr = 0;
 }
 
 /* ---- the anonymous prepager ---------------------------------------------- */
@@ -693,7 +816,7 @@ static unsigned int prepage_nr_anon_workers;
  *
  * Return: 0, or the error of creating the first thread.
  */
-int prepage_anon_workers_init(void)
+static int prepage_anon_workers_init(void)
 {
 	int nr;
 
@@ -777,7 +900,7 @@ static void anon_fault_run(struct prepage_mm *pm,
 {
 	unsigned long granted = prepage_budget_take(pm, nr), mapped = 0;
 
-	for (nr = granted; nr && !READ_ONCE(pm->anon_stop); vpn++, nr--)
+	for (nr = granted; nr && !READ_ONCE(anon_mm(pm)->stop); vpn++, nr--)
 		if (anon_fault_in(pm->slot.mm, vpn << PAGE_SHIFT)) {
 			__set_bit(vpn - w->base, w->faulted);
 			mapped++;
@@ -827,7 +950,7 @@ static void anon_prepage_span(struct prepage_mm *pm,
 			      struct prepage_anon_walk *w,
 			      unsigned int i, unsigned int end)
 {
-	struct prepage_anon_plan *plan = pm->anon_plan;
+	struct prepage_anon_plan *plan = anon_mm(pm)->plan;
 	struct mm_struct *mm = pm->slot.mm;
 	unsigned long first = plan[i].vpn, last = plan[end - 1].vpn;
 	unsigned int k, run;
@@ -843,7 +966,7 @@ static void anon_prepage_span(struct prepage_mm *pm,
 	mmap_read_unlock(mm);
 	bitmap_zero(w->faulted, PTRS_PER_PTE);
 
-	for (k = i; k < end && !READ_ONCE(pm->anon_stop); k += run) {
+	for (k = i; k < end && !READ_ONCE(anon_mm(pm)->stop); k += run) {
 		run = 1;
 		if (!test_bit(plan[k].vpn - w->base, w->swapped))
 			continue;
@@ -880,7 +1003,8 @@ static void anon_prepage_span(struct prepage_mm *pm,
  */
 static bool anon_cut_short(struct prepage_mm *pm)
 {
-	return READ_ONCE(pm->anon_stop) || !atomic_read(&pm->slot.mm->mm_users);
+	return READ_ONCE(anon_mm(pm)->stop) ||
+	       !atomic_read(&pm->slot.mm->mm_users);
 }
 
 /*
@@ -893,8 +1017,8 @@ static bool anon_nomem(struct prepage_mm *pm)
 {
 	if (anon_cut_short(pm) || atomic_read(&pm->budget_spent))
 		return false;
-	return !pm->anon_plan ||
-	       atomic_read(&pm->anon_cursor) < pm->anon_plan_nr;
+	return !anon_mm(pm)->plan ||
+	       atomic_read(&anon_mm(pm)->cursor) < anon_mm(pm)->plan_nr;
 }
 
 /* A prepager is done with @pm's window; the last one says why. */
@@ -905,16 +1029,17 @@ static void anon_worker_done(struct prepage_mm *pm)
 	unsigned int i;
 	bool nomem;
 
-	if (!atomic_dec_and_test(&pm->anon_prepaging))
+	if (!atomic_dec_and_test(&anon_mm(pm)->prepaging))
 		return;
+	prepage_prepagers_done(pm);
 	nomem = anon_nomem(pm);
 	if (nomem)
 		prepage_nomem_stop(pm);
 	if (!trace_prepage_anon_done_enabled())
 		return;
 	/* No prepager runs, and the plan stays until the next stop. */
-	for (i = 0; i < pm->anon_plan_nr; i++)
-		prepaged += pm->anon_plan[i].prepaged;
+	for (i = 0; i < anon_mm(pm)->plan_nr; i++)
+		prepaged += anon_mm(pm)->plan[i].prepaged;
 	if (anon_cut_short(pm))
 		why = PREPAGE_STOP_CLOSED;
 	else if (nomem)
@@ -934,13 +1059,13 @@ static void anon_worker_done(struct prepage_mm *pm)
  */
 static void anon_plan_build(struct prepage_mm *pm)
 {
-	struct prepage_anon_table *t = pm->anon_table;
+	struct prepage_anon_table *t = anon_mm(pm)->table;
 	struct prepage_anon_plan *plan;
 	unsigned long vpn;
 	unsigned int n = 0;
 	void *entry;
 
-	if (pm->anon_plan)
+	if (anon_mm(pm)->plan)
 		return;
 	plan = kvmalloc_array(t->nr_targets, sizeof(*plan), GFP_KERNEL_ACCOUNT);
 	if (!plan)
@@ -952,7 +1077,7 @@ static void anon_plan_build(struct prepage_mm *pm)
 		if (n == t->nr_targets)
 			break;
 		if (!(n % PTRS_PER_PTE)) {
-			if (READ_ONCE(pm->anon_stop)) {
+			if (READ_ONCE(anon_mm(pm)->stop)) {
 				/* A plan cut short must not be kept. */
 				kvfree(plan);
 				return;
@@ -960,8 +1085,8 @@ static void anon_plan_build(struct prepage_mm *pm)
 			cond_resched();
 		}
 	}
-	pm->anon_plan = plan;
-	pm->anon_plan_nr = n;
+	anon_mm(pm)->plan = plan;
+	anon_mm(pm)->plan_nr = n;
 }
 
 /* The first prepager plans the window, then wakes the others. */
@@ -971,19 +1096,19 @@ static void anon_plan_and_queue(struct prepage_mm *pm)
 	unsigned int i, nr;
 
 	anon_plan_build(pm);
-	if (READ_ONCE(pm->anon_stop))
+	if (READ_ONCE(anon_mm(pm)->stop))
 		return;
 	nr = min(prepage_nr_anon_workers,
-		 DIV_ROUND_UP(pm->anon_plan_nr, batch));
+		 DIV_ROUND_UP(anon_mm(pm)->plan_nr, batch));
 	/*
 	 * prepage_anon_stop() cancels this work before the others:
 	 * none is queued after it cancelled them.
 	 */
 	for (i = 1; i < nr; i++) {
-		atomic_inc(&pm->anon_prepaging);
+		atomic_inc(&anon_mm(pm)->prepaging);
 		/* Not pending: stopped works are cancelled. */
 		if (WARN_ON_ONCE(!kthread_queue_work(prepage_anon_workers[i],
-						     &pm->anon_work[i].work)))
+						     &anon_mm(pm)->work[i].work)))
 			anon_worker_done(pm);
 	}
 }
@@ -1010,30 +1135,30 @@ static void anon_worker_fn(struct kthread_work *work)
 	if (!mmget_not_zero(mm))
 		goto out;
 	prepage_charge_begin(mm, &charge);
-	if (aw == &pm->anon_work[0])
+	if (aw == &anon_mm(pm)->work[0])
 		anon_plan_and_queue(pm);
-	nr = pm->anon_plan_nr;
+	nr = anon_mm(pm)->plan_nr;
 	if (!nr || anon_walk_alloc(&w))
 		goto uncharge;
 	for (;;) {
-		unsigned int i = atomic_fetch_add(batch, &pm->anon_cursor);
+		unsigned int i = atomic_fetch_add(batch, &anon_mm(pm)->cursor);
 		unsigned int end = min(i + batch, nr);
 
 		if (i >= nr)
 			break;
 		/* A batch may cross page tables: one span at a time. */
-		while (i < end && !READ_ONCE(pm->anon_stop)) {
-			unsigned long span = round_down(pm->anon_plan[i].vpn,
+		while (i < end && !READ_ONCE(anon_mm(pm)->stop)) {
+			unsigned long span = round_down(anon_mm(pm)->plan[i].vpn,
 							PTRS_PER_PTE);
 			unsigned int j = i + 1;
 
-			while (j < end && round_down(pm->anon_plan[j].vpn,
+			while (j < end && round_down(anon_mm(pm)->plan[j].vpn,
 						     PTRS_PER_PTE) == span)
 				j++;
 			anon_prepage_span(pm, &w, i, j);
 			i = j;
 		}
-		if (READ_ONCE(pm->anon_stop))
+		if (READ_ONCE(anon_mm(pm)->stop))
 			break;
 		cond_resched();
 	}
@@ -1059,19 +1184,19 @@ out:
  * prepage_anon_start() - start prepaging the anonymous target
  * @pm:	the prepage state; its lock is held and a window just opened
  */
-void prepage_anon_start(struct prepage_mm *pm)
+static void prepage_anon_start(struct prepage_mm *pm)
 {
 	lockdep_assert_held(&pm->lock);
 
-	WRITE_ONCE(pm->anon_stop, false);
-	atomic_set(&pm->anon_cursor, 0);
-	if (!pm->anon_table || !pm->anon_table->nr_targets ||
+	WRITE_ONCE(anon_mm(pm)->stop, false);
+	atomic_set(&anon_mm(pm)->cursor, 0);
+	if (!anon_mm(pm)->table || !anon_mm(pm)->table->nr_targets ||
 	    !prepage_nr_anon_workers)
 		return;
-	atomic_inc(&pm->anon_prepaging);
+	atomic_inc(&anon_mm(pm)->prepaging);
 	/* Not pending: every window's prepagers are stopped first. */
 	if (WARN_ON_ONCE(!kthread_queue_work(prepage_anon_workers[0],
-					     &pm->anon_work[0].work)))
+					     &anon_mm(pm)->work[0].work)))
 		anon_worker_done(pm);
 }
 
@@ -1079,39 +1204,71 @@ void prepage_anon_start(struct prepage_mm *pm)
  * prepage_anon_stop() - stop the anonymous prepagers, wait for them
  * @pm:	the prepage state; its lock is held
  */
-void prepage_anon_stop(struct prepage_mm *pm)
+static void prepage_anon_stop(struct prepage_mm *pm)
 {
 	unsigned int i;
 
 	lockdep_assert_held(&pm->lock);
 
-	WRITE_ONCE(pm->anon_stop, true);
+	WRITE_ONCE(anon_mm(pm)->stop, true);
 	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++)
-		if (kthread_cancel_work_sync(&pm->anon_work[i].work))
+		if (kthread_cancel_work_sync(&anon_mm(pm)->work[i].work))
 			anon_worker_done(pm);	/* never ran */
 }
 
-/**
- * prepage_anon_init() - initialize the anonymous part of new state
- * @pm:	the prepage state
- */
-void prepage_anon_init(struct prepage_mm *pm)
+static bool prepage_anon_prepaging(struct prepage_mm *pm)
 {
+	return atomic_read(&anon_mm(pm)->prepaging) > 0;
+}
+
+static void *prepage_anon_state_new(struct prepage_mm *pm)
+{
+	struct prepage_anon_mm *am = kzalloc(sizeof(*am), GFP_KERNEL_ACCOUNT);
 	unsigned int i;
 
+	if (!am)
+		return NULL;
 	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++) {
-		kthread_init_work(&pm->anon_work[i].work, anon_worker_fn);
-		pm->anon_work[i].pm = pm;
+		kthread_init_work(&am->work[i].work, anon_worker_fn);
+		am->work[i].pm = pm;
 	}
+	return am;
+}
+
+static void prepage_anon_state_free(struct prepage_mm *pm)
+{
+	struct prepage_anon_mm *am = anon_mm(pm);
+
+	lockdep_assert_held(&pm->lock);
+
+	anon_table_free(am->table);
+	kvfree(am->plan);
+	kfree(am);
 }
 
 /* ---- table lines --------------------------------------------------------- */
 
+/* Whether @line is an anonymous table line: "anon" and a blank. */
+static bool prepage_anon_table_owns(const char *line)
+{
+	return !strncmp(line, "anon", 4) && (line[4] == ' ' || line[4] == '\t');
+}
+
+static void *prepage_anon_table_new(void)
+{
+	return anon_table_new();
+}
+
+static void prepage_anon_table_free(void *table)
+{
+	anon_table_free(table);
+}
+
 /**
- * prepage_anon_table_parse() - build an anonymous table from table lines
- * @buf:	the lines, NUL terminated; modified. Lines that do not start
- *		with "anon" are skipped.
- * @tp:		on success, the table, or NULL if there was no anon line
+ * prepage_anon_table_parse() - add a table line to an anonymous table
+ * @table:	the table, from prepage_anon_table_new()
+ * @line:	the line, without its newline; modified
+ * @cred:	unused: an anonymous line names no file
  *
  * A line is "anon ADDR:NR_PAGES target=0|1 timeout=N", ADDR page aligned
  * and the range within the user address space. The pages of all lines
@@ -1123,77 +1280,61 @@ void prepage_anon_init(struct prepage_mm *pm)
  * address space; -ENOSPC for more than max_anon_pages pages in all, or
  * pages spread too thinly; -EINTR; -ENOMEM.
  */
-int prepage_anon_table_parse(char *buf, struct prepage_anon_table **tp)
+static int prepage_anon_table_parse(void *table, char *line,
+				    const struct cred *cred)
 {
 	unsigned long max_pages = READ_ONCE(prepage_max_anon_pages);
 	unsigned int max_timeout = PREPAGE_MAX_ANON_TIMEOUT;
-	struct prepage_anon_table *t = NULL;
-	unsigned long pages = 0;
-	char *line;
-	int err = 0;
+	struct prepage_anon_table *t = table;
+	char *range, *field, *nr_s;
+	unsigned long addr, nr, vpn;
+	unsigned int timeout = 0;
+	u64 addr64, nr64;
+	int target = -1;
+	int err;
 
-	while ((line = strsep(&buf, "\n"))) {
-		char *range, *field, *nr_s;
-		unsigned long addr, nr, vpn;
-		unsigned int timeout = 0;
-		u64 addr64, nr64;
-		int target = -1;
-
-		line = strim(line);
-		if (strncmp(line, "anon", 4) || (line[4] != ' ' && line[4] != '\t'))
+	if (!prepage_anon_table_owns(line))
+		return -EINVAL;
+	line += 5;
+	range = strsep(&line, " \t");
+	nr_s = strchr(range, ':');
+	if (!nr_s)
+		return -EINVAL;
+	*nr_s++ = '\0';
+	if (prepage_parse_u64(range, &addr64) ||
+	    prepage_parse_u64(nr_s, &nr64) || !nr64 ||
+	    addr64 >= TASK_SIZE_MAX || !PAGE_ALIGNED(addr64) ||
+	    nr64 > (TASK_SIZE_MAX - addr64) >> PAGE_SHIFT)
+		return -EINVAL;
+	addr = addr64;
+	nr = nr64;
+	while ((field = line ? strsep(&line, " \t") : NULL)) {
+		if (!*field)
 			continue;
-		line += 5;
-		range = strsep(&line, " \t");
-		nr_s = strchr(range, ':');
-		err = -EINVAL;
-		if (!nr_s)
-			goto fail;
-		*nr_s++ = '\0';
-		if (prepage_parse_u64(range, &addr64) ||
-		    prepage_parse_u64(nr_s, &nr64) || !nr64 ||
-		    addr64 >= TASK_SIZE_MAX || !PAGE_ALIGNED(addr64) ||
-		    nr64 > (TASK_SIZE_MAX - addr64) >> PAGE_SHIFT)
-			goto fail;
-		addr = addr64;
-		nr = nr64;
-		while ((field = line ? strsep(&line, " \t") : NULL)) {
-			if (!*field)
-				continue;
-			if (str_has_prefix(field, "target=") && target < 0 &&
-			    !kstrtoint(field + 7, 10, &target) && target <= 1)
-				continue;
-			if (str_has_prefix(field, "timeout=") && !timeout &&
-			    !kstrtouint(field + 8, 10, &timeout) && timeout &&
-			    timeout <= max_timeout)
-				continue;
-			goto fail;
-		}
-		if (target < 0 || !timeout)
-			goto fail;
-		err = -ENOSPC;
-		if (nr > max_pages - pages)
-			goto fail;
-		pages += nr;
-		err = -ENOMEM;
-		if (!t)
-			t = prepage_anon_table_new();
-		if (!t)
-			goto fail;
-		for (vpn = addr >> PAGE_SHIFT; nr--; vpn++) {
-			err = anon_table_set(t, vpn, target, timeout);
-			if (!err && fatal_signal_pending(current))
-				err = -EINTR;
-			if (err)
-				goto fail;
-			if (!(vpn % XA_CHUNK_SIZE))
-				cond_resched();
-		}
+		if (str_has_prefix(field, "target=") && target < 0 &&
+		    !kstrtoint(field + 7, 10, &target) && target <= 1)
+			continue;
+		if (str_has_prefix(field, "timeout=") && !timeout &&
+		    !kstrtouint(field + 8, 10, &timeout) && timeout &&
+		    timeout <= max_timeout)
+			continue;
+		return -EINVAL;
 	}
-	*tp = t;
+	if (target < 0 || !timeout)
+		return -EINVAL;
+	if (nr > max_pages || t->nr_parsed > max_pages - nr)
+		return -ENOSPC;
+	t->nr_parsed += nr;
+	for (vpn = addr >> PAGE_SHIFT; nr--; vpn++) {
+		err = anon_table_set(t, vpn, target, timeout);
+		if (!err && fatal_signal_pending(current))
+			err = -EINTR;
+		if (err)
+			return err;
+		if (!(vpn % XA_CHUNK_SIZE))
+			cond_resched();
+	}
 	return 0;
-fail:
-	prepage_anon_table_free(t);
-	return err;
 }
 
 /**
@@ -1203,9 +1344,9 @@ fail:
  *
  * Runs of pages with the same target bit and timeout share a line.
  */
-void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm)
+static void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm)
 {
-	struct prepage_anon_table *t = pm->anon_table;
+	struct prepage_anon_table *t = anon_mm(pm)->table;
 	unsigned long vpn, start = 0, nr = 0, val = 0;
 	void *entry;
 
@@ -1232,5 +1373,109 @@ void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm)
 			   start << PAGE_SHIFT, nr, !!(val & ANON_TARGET),
 			   val >> ANON_TIMEOUT_SHIFT);
 }
+
+/* Print the sizes of the anonymous table of @pm (its lock held, or NULL). */
+static void prepage_anon_sizes_show(struct seq_file *m, struct prepage_mm *pm)
+{
+	unsigned long candidates = 0, targets = 0;
+
+	if (pm && anon_mm(pm)) {
+		lockdep_assert_held(&pm->lock);
+		if (anon_mm(pm)->table) {
+			candidates = anon_mm(pm)->table->nr_candidates;
+			targets = anon_mm(pm)->table->nr_targets;
+		}
+	}
+	seq_printf(m, "anon_candidate_pages %lu\n", candidates);
+	seq_printf(m, "anon_target_pages %lu\n", targets);
+}
+
+/*
+ * Make @table (from prepage_anon_table_parse()) the anonymous table of
+ * @pm, whose lock is held. Return: the table it replaces, or NULL.
+ */
+static void *prepage_anon_table_swap(struct prepage_mm *pm, void *table)
+{
+	struct prepage_anon_mm *am = anon_mm(pm);
+	struct prepage_anon_table *old = am->table;
+
+	lockdep_assert_held(&pm->lock);
+
+	prepage_anon_stop(pm);
+	prepage_anon_window_discard(pm);
+	am->table = table;
+	return old;
+}
+
+/**
+ * __prepage_anon_swapin() - log anonymous pages swapped in by a fault
+ * @mm:		the address space of the faulting VMA
+ * @address:	address of the first page
+ * @nr:		number of pages
+ *
+ * See prepage_anon_swapin().
+ */
+void __prepage_anon_swapin(struct mm_struct *mm, unsigned long address,
+			   unsigned long nr)
+{
+	/* Remote faults (ptrace, GUP of another process) are not the app's. */
+	if (mm == current->mm && READ_ONCE(prepage_anon_enabled))
+		prepage_log(PREPAGE_LOG_ANON_SWAPIN, NULL, address >> PAGE_SHIFT,
+			    nr);
+}
+
+/* ---- the backend ------------------------------------------------------- */
+
+PREPAGE_SWITCH(anon_enabled);
+/* Windows; applies to entries as they are next used or learned. */
+PREPAGE_KNOB(anon_timeout, 1, PREPAGE_MAX_ANON_TIMEOUT);
+/* Pages an anonymous prepager thread takes at a time. */
+PREPAGE_KNOB(batch_pages, 1, 1024);
+/* Pages; the most anonymous table entries of one process. */
+PREPAGE_KNOB(max_anon_pages, 1, 1U << 24);
+
+static struct attribute *prepage_anon_attrs[] = {
+	&anon_enabled_switch.attr.attr,
+	&anon_timeout_knob.attr.attr,
+	&batch_pages_knob.attr.attr,
+	&max_anon_pages_knob.attr.attr,
+	NULL,
+};
+
+static const struct attribute_group prepage_anon_attr_group = {
+	.attrs = prepage_anon_attrs,
+	.name = "prepage",
+};
+
+static const struct prepage_ops prepage_anon_ops = {
+	.name		= "anon",
+	.side		= PREPAGE_SIDE_ANON,
+	.enabled	= &prepage_anon_enabled,
+	.stat_prepaged	= PREPAGE_STAT_ANON_PREPAGED,
+	.stat_hit	= PREPAGE_STAT_ANON_HIT,
+	.stat_miss	= PREPAGE_STAT_ANON_MISS,
+	.attrs		= &prepage_anon_attr_group,
+	.workers_init	= prepage_anon_workers_init,
+	.state_new	= prepage_anon_state_new,
+	.state_free	= prepage_anon_state_free,
+	.start		= prepage_anon_start,
+	.stop		= prepage_anon_stop,
+	.prepaging	= prepage_anon_prepaging,
+	.window_close	= prepage_anon_window_close,
+	.window_discard	= prepage_anon_window_discard,
+	.table_owns	= prepage_anon_table_owns,
+	.table_new	= prepage_anon_table_new,
+	.table_parse	= prepage_anon_table_parse,
+	.table_swap	= prepage_anon_table_swap,
+	.table_free	= prepage_anon_table_free,
+	.table_show	= prepage_anon_table_show,
+	.sizes_show	= prepage_anon_sizes_show,
+};
+
+static int __init prepage_anon_init(void)
+{
+	return prepage_register_ops(&prepage_anon_ops);
+}
+subsys_initcall(prepage_anon_init);
 
 #include "tests/anon-kunit.h"

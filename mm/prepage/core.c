@@ -52,24 +52,24 @@ static atomic_t prepage_nr_switching = ATOMIC_INIT(0);
  * Default: 262144 (256 MiB).
  */
 unsigned int prepage_max_switch_kbytes __read_mostly = 262144;
-/* Prepage and log file pages. Default: true. */
-bool prepage_file_enabled __read_mostly = true;
-/* Read extents fewer than this many pages apart as one I/O. Default: 16. */
-unsigned int prepage_merge_gap_pages __read_mostly = 16;
-/* Most extents in the candidate table of one app. Default: 16384. */
-unsigned int prepage_max_file_extents __read_mostly = 16384;
-/* Files of at least this many pages get the normal-priority prepager. */
-unsigned int prepage_big_file_pages __read_mostly = 16384;
-/* Read one page per this many first, for the file system's block map. */
-unsigned int prepage_metadata_stride_pages __read_mostly = 512;
-/* Prepage and log anonymous pages. Default: true. */
-bool prepage_anon_enabled __read_mostly = true;
-/* Windows an anonymous entry survives without its page accessed. Default: 5. */
-unsigned int prepage_anon_timeout __read_mostly = 5;
-/* Anonymous pages an anonymous prepager takes at a time. Default: 16. */
-unsigned int prepage_batch_pages __read_mostly = 16;
-/* Most anonymous table entries of one app. Default: 65536. */
-unsigned int prepage_max_anon_pages __read_mostly = 65536;
+
+/* The backends, by &enum prepage_side; registered at boot, never removed. */
+const struct prepage_ops *prepage_backends[PREPAGE_NR_SIDES];
+
+/**
+ * prepage_register_ops() - register a backend
+ * @ops:	the backend; it must stay valid for good
+ *
+ * Context: an initcall, before prepage can be enabled.
+ * Return: 0, or -EINVAL if its side is taken or out of range.
+ */
+int __init prepage_register_ops(const struct prepage_ops *ops)
+{
+	if (ops->side >= PREPAGE_NR_SIDES || prepage_backends[ops->side])
+		return -EINVAL;
+	prepage_backends[ops->side] = ops;
+	return 0;
+}
 
 /* ---- per address space state ---------------------------------------- */
 
@@ -147,9 +147,7 @@ struct prepage_mm *prepage_mm_enter(struct mm_struct *mm)
 	kref_get(&new->kref);		/* the caller's */
 	mutex_init(&new->lock);
 	new->state = PREPAGE_IDLE;
-	prepage_file_table_init(&new->file_table);
 	spin_lock_init(&new->log_lock);
-	prepage_anon_init(new);
 
 	spin_lock(&prepage_slots_lock);
 	pm = prepage_mm_find(mm);	/* lost a race with another creator? */
@@ -215,6 +213,69 @@ void prepage_charge_end(struct prepage_charge *c)
 #endif
 	set_active_memcg(c->old_memcg);
 	mem_cgroup_put(c->memcg);
+}
+
+/**
+ * prepage_prepaging() - whether prepagers of a window are queued or running
+ * @pm:	the prepage state
+ *
+ * Return: true if a prepager of any backend is.
+ */
+bool prepage_prepaging(struct prepage_mm *pm)
+{
+	const struct prepage_ops *ops;
+	unsigned int i;
+
+	for_each_prepage_ops(ops, i)
+		if (pm->side[i] && ops->prepaging && ops->prepaging(pm))
+			return true;
+	return false;
+}
+
+/**
+ * prepage_prepagers_done() - the last prepager of a backend is done
+ * @pm:	the prepage state
+ *
+ * Notes how long the window's prepagers took, once those of every
+ * backend are done.
+ */
+void prepage_prepagers_done(struct prepage_mm *pm)
+{
+	if (!prepage_prepaging(pm))
+		WRITE_ONCE(pm->last_prepage_ns,
+			   ktime_get_ns() - pm->prepage_start);
+}
+
+/*
+ * Make the state of backend @ops for @pm, if it has none yet; @pm's lock
+ * is held. Return: 0 or -ENOMEM.
+ */
+static int prepage_side_make(struct prepage_mm *pm,
+			     const struct prepage_ops *ops)
+{
+	void *state;
+
+	lockdep_assert_held(&pm->lock);
+
+	if (pm->side[ops->side])
+		return 0;
+	state = ops->state_new(pm);
+	if (!state)
+		return -ENOMEM;
+	pm->side[ops->side] = state;
+	return 0;
+}
+
+/* Drop the state of backend @ops for @pm, its prepagers stopped. */
+static void prepage_side_free(struct prepage_mm *pm,
+			      const struct prepage_ops *ops)
+{
+	lockdep_assert_held(&pm->lock);
+
+	if (!pm->side[ops->side])
+		return;
+	ops->state_free(pm);
+	pm->side[ops->side] = NULL;
 }
 
 /* Count @item for the window once, the first time @flag is set. */
@@ -300,12 +361,14 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 					   enum prepage_close_reason reason)
 {
 	bool busy = reason != PREPAGE_CLOSE_RESTART && prepage_prepaging(pm);
-	unsigned int nr;
+	const struct prepage_ops *ops;
+	unsigned int nr, i;
 
 	lockdep_assert_held(&pm->lock);
 
-	prepage_file_stop(pm);
-	prepage_anon_stop(pm);
+	for_each_prepage_ops(ops, i)
+		if (pm->side[i] && ops->stop)
+			ops->stop(pm);
 	spin_lock(&pm->log_lock);
 	pm->logging = false;
 	nr = pm->log_nr;
@@ -328,17 +391,15 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
  */
 static void prepage_mm_shutdown(struct prepage_mm *pm)
 {
+	const struct prepage_ops *ops;
 	struct prepage_log_entry *log;
+	unsigned int i;
 
 	mutex_lock(&pm->lock);
 	if (pm->state == PREPAGE_SWITCHING)
 		__prepage_window_close(pm, PREPAGE_CLOSE_GONE);
-	prepage_file_table_free(&pm->file_table);
-	prepage_anon_table_free(pm->anon_table);
-	pm->anon_table = NULL;
-	kvfree(pm->anon_plan);
-	pm->anon_plan = NULL;
-	pm->anon_plan_nr = 0;
+	for_each_prepage_ops(ops, i)
+		prepage_side_free(pm, ops);
 	spin_lock(&pm->log_lock);
 	log = pm->log;
 	pm->log = NULL;
@@ -417,7 +478,9 @@ static pid_t prepage_owner_pid(struct mm_struct *mm)
  */
 int prepage_window_open(struct prepage_mm *pm)
 {
+	const struct prepage_ops *ops;
 	bool restart = false;
+	unsigned int i;
 	int ret = 0;
 
 	if (mutex_lock_killable(&pm->lock))
@@ -438,6 +501,13 @@ int prepage_window_open(struct prepage_mm *pm)
 		spin_lock(&pm->log_lock);
 		pm->log = log;
 		spin_unlock(&pm->log_lock);
+	}
+	/* The backends the window prepages for learn from it. */
+	for_each_prepage_ops(ops, i) {
+		if (READ_ONCE(*ops->enabled))
+			ret = prepage_side_make(pm, ops);
+		if (ret)
+			goto out;
 	}
 	if (pm->state == PREPAGE_SWITCHING) {
 		__prepage_window_close(pm, PREPAGE_CLOSE_RESTART);
@@ -463,10 +533,11 @@ int prepage_window_open(struct prepage_mm *pm)
 		atomic_set(&pm->budget_spent, 0);
 		atomic_set(&pm->nomem_stopped, 0);
 	}
-	if (READ_ONCE(prepage_file_enabled))
-		prepage_file_start(pm);
-	if (READ_ONCE(prepage_anon_enabled))
-		prepage_anon_start(pm);
+	pm->prepage_start = ktime_get_ns();
+	WRITE_ONCE(pm->last_prepage_ns, 0);
+	for_each_prepage_ops(ops, i)
+		if (pm->side[i] && ops->start && READ_ONCE(*ops->enabled))
+			ops->start(pm);
 out:
 	mutex_unlock(&pm->lock);
 	return ret;
@@ -485,7 +556,8 @@ out:
  */
 int prepage_window_close(struct prepage_mm *pm)
 {
-	unsigned int nr;
+	const struct prepage_ops *ops;
+	unsigned int nr, i;
 
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
@@ -494,8 +566,9 @@ int prepage_window_close(struct prepage_mm *pm)
 		return -EINVAL;
 	}
 	nr = __prepage_window_close(pm, PREPAGE_CLOSE_END);
-	prepage_file_window_close(pm, pm->log, nr);
-	prepage_anon_window_close(pm, pm->log, nr);
+	for_each_prepage_ops(ops, i)
+		if (pm->side[i])
+			ops->window_close(pm, pm->log, nr);
 	mutex_unlock(&pm->lock);
 	return 0;
 }
@@ -512,76 +585,67 @@ int prepage_window_close(struct prepage_mm *pm)
  */
 int prepage_reset(struct prepage_mm *pm)
 {
-	struct prepage_anon_table *anon;
-	struct prepage_file_table old;
+	const struct prepage_ops *ops;
+	unsigned int i;
 
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
 	if (pm->state == PREPAGE_SWITCHING)
 		__prepage_window_close(pm, PREPAGE_CLOSE_RESET);
-	prepage_file_window_discard(pm);
-	prepage_anon_window_discard(pm);
-	prepage_file_table_init(&old);
-	prepage_file_table_move(&old, &pm->file_table);
-	anon = pm->anon_table;
-	pm->anon_table = NULL;
+	for_each_prepage_ops(ops, i) {
+		if (!pm->side[i])
+			continue;
+		if (ops->window_discard)
+			ops->window_discard(pm);
+		prepage_side_free(pm, ops);
+	}
 	mutex_unlock(&pm->lock);
-	prepage_file_table_free(&old);
-	prepage_anon_table_free(anon);
 	return 0;
 }
 
 /**
  * prepage_load_tables() - replace the tables of @pm
  * @pm:		the prepage state
- * @table:	the new file tables, from prepage_file_table_parse(), or
- *		NULL to keep the current ones; on success they are taken
- *		over and @table holds the old ones, which the caller frees
- * @anon:	the new anonymous table, or NULL to keep the current one;
- *		on success it is taken over and *@anon is the old one,
- *		which the caller frees
+ * @tables:	by &enum prepage_side, a backend's new table from its
+ *		&prepage_ops.table_new, or NULL to keep its current one; on
+ *		success each is taken over and replaced by the old one, or
+ *		NULL, which the caller frees with &prepage_ops.table_free
  *
  * The prepagers of the old tables stop, and what they prepaged that the
  * app did not use is demoted; an open window stays open.
  *
- * Return: 0; -ESRCH if the address space is gone; -EINTR if interrupted
- * by a fatal signal.
+ * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EINTR if
+ * interrupted by a fatal signal. On error nothing changed.
  */
-int prepage_load_tables(struct prepage_mm *pm,
-			struct prepage_file_table *table,
-			struct prepage_anon_table **anon)
+int prepage_load_tables(struct prepage_mm *pm, void *tables[PREPAGE_NR_SIDES])
 {
-	struct prepage_file_table old;
+	const struct prepage_ops *ops;
+	unsigned int i;
+	int err = 0;
 
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
 	if (READ_ONCE(pm->dead)) {
-		mutex_unlock(&pm->lock);
-		return -ESRCH;
+		err = -ESRCH;
+		goto out;
 	}
-	prepage_file_table_init(&old);
-	if (table) {
-		prepage_file_stop(pm);
-		prepage_file_window_discard(pm);
-		prepage_file_table_move(&old, &pm->file_table);
-		prepage_file_attach(pm, table);
-		prepage_file_table_move(&pm->file_table, table);
-		prepage_stat_add(pm, PREPAGE_STAT_FILE_STALE, table->nr_stale);
+	for_each_prepage_ops(ops, i) {
+		if (tables[i])
+			err = prepage_side_make(pm, ops);
+		if (err)
+			goto out;
 	}
-	if (*anon) {
-		prepage_anon_stop(pm);
-		prepage_anon_window_discard(pm);
-		swap(pm->anon_table, *anon);
-	}
+	for_each_prepage_ops(ops, i)
+		if (tables[i])
+			tables[i] = ops->table_swap(pm, tables[i]);
+out:
 	mutex_unlock(&pm->lock);
-	if (table)
-		prepage_file_table_move(table, &old);
-	return 0;
+	return err;
 }
 
 /* ---- access logging ---------------------------------------------------- */
 
-static void prepage_log_add(struct prepage_mm *pm, unsigned int kind,
+static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 			    const void *key, unsigned long index,
 			    unsigned long nr)
 {
@@ -614,12 +678,19 @@ out:
 	spin_unlock(&pm->log_lock);
 }
 
-/*
- * Log an access of the current task if its address space is in a switch
- * window. Kernel threads that borrow an address space are not the app.
+/**
+ * prepage_log() - log an access of the current task to its window
+ * @kind:	what the access was
+ * @key:	whose pages, for the backend (NULL for anonymous pages)
+ * @index:	first page
+ * @nr:		number of pages
+ *
+ * Nothing is logged unless the current task's address space is in a
+ * switch window. Kernel threads that borrow an address space are not
+ * the app.
  */
-static void prepage_log(unsigned int kind, const void *key,
-			unsigned long index, unsigned long nr)
+void prepage_log(enum prepage_log_kind kind, const void *key,
+		 unsigned long index, unsigned long nr)
 {
 	struct mm_struct *mm = current->mm;
 	struct prepage_mm *pm;
@@ -635,56 +706,14 @@ static void prepage_log(unsigned int kind, const void *key,
 }
 
 /**
- * __prepage_anon_swapin() - log anonymous pages swapped in by a fault
- * @mm:		the address space of the faulting VMA
- * @address:	address of the first page
- * @nr:		number of pages
+ * prepage_windows_open() - whether any address space is in a window
  *
- * See prepage_anon_swapin().
+ * Return: false if no window is open anywhere: no access is logged and
+ * no prepager runs.
  */
-void __prepage_anon_swapin(struct mm_struct *mm, unsigned long address,
-			   unsigned long nr)
+bool prepage_windows_open(void)
 {
-	/* Remote faults (ptrace, GUP of another process) are not the app's. */
-	if (mm == current->mm && READ_ONCE(prepage_anon_enabled))
-		prepage_log(PREPAGE_LOG_ANON_SWAPIN, NULL, address >> PAGE_SHIFT,
-			    nr);
-}
-
-/**
- * __prepage_file_access() - log file pages the current task accessed
- * @mapping:	the file's page cache
- * @index:	first page
- * @nr:		number of pages
- *
- * See prepage_file_access().
- */
-void __prepage_file_access(struct address_space *mapping, pgoff_t index,
-			   unsigned long nr)
-{
-	if (READ_ONCE(prepage_file_enabled))
-		prepage_log(PREPAGE_LOG_FILE_ACCESS, mapping, index, nr);
-}
-
-/**
- * __prepage_file_added() - log a folio the current task added to the page
- * cache
- * @mapping:	the file's page cache
- * @folio:	the folio, locked, not on the LRU yet
- *
- * See prepage_file_added().
- */
-void __prepage_file_added(struct address_space *mapping, struct folio *folio)
-{
-	/* Nothing to note while no window is open: no prepager runs then. */
-	if (!READ_ONCE(prepage_file_enabled) ||
-	    !atomic_read(&prepage_nr_switching))
-		return;
-	if (current->flags & PF_KTHREAD)
-		prepage_file_worker_added(mapping, folio);
-	else
-		prepage_log(PREPAGE_LOG_FILE_ADDED, mapping, folio->index,
-			    folio_nr_pages(folio));
+	return atomic_read(&prepage_nr_switching);
 }
 
 /**
@@ -696,17 +725,19 @@ void __prepage_file_added(struct address_space *mapping, struct folio *folio)
  */
 int prepage_enable(void)
 {
+	const struct prepage_ops *ops;
+	unsigned int i;
 	int err;
 
 	if (!prepage_mm_cache)
 		return -ENOMEM;
 	mutex_lock(&prepage_admin_lock);
-	err = prepage_file_workers_init();
-	if (!err)
-		err = prepage_anon_workers_init();
-	if (err) {
-		mutex_unlock(&prepage_admin_lock);
-		return err;
+	for_each_prepage_ops(ops, i) {
+		err = ops->workers_init ? ops->workers_init() : 0;
+		if (err) {
+			mutex_unlock(&prepage_admin_lock);
+			return err;
+		}
 	}
 	static_branch_enable(&prepage_key);
 	spin_lock(&prepage_slots_lock);

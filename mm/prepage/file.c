@@ -43,26 +43,112 @@
 #include <trace/events/prepage.h>
 
 #include "../internal.h"
+#include "extents.h"
 #include "internal.h"
+#include "workers.h"
 
 /**
- * prepage_file_table_init() - initialize an empty file table
- * @table:	the table
+ * struct prepage_file - the tables of one file of an app
+ * @node:	link in &prepage_file_table.files
+ * @file:	the file, opened with the credentials of the table's writer
+ * @path:	the path the table named it by
+ * @ino:	inode number when the table was loaded
+ * @size:	size in bytes when the table was loaded
+ * @ctime:	inode change time when the table was loaded
+ * @candidates:	the offline candidate table: pages the profile expects
+ * @target:	the target table: candidates the app confirmed by using
+ *		them; what is prepaged at a switch
+ * @prepaged:	pages the engine added to the page cache in this window
+ * @nr_prepaged:	number of pages added to @prepaged
+ * @pm:		the prepage state whose table this is in, once loaded
+ * @work:	the file prepager's work for this file
+ * @worker:	the prepager thread that does @work, always the same one
+ * @pass:	where @work is: 0 reading metadata, 1 data, 2 done
+ * @next:	the page @work resumes its pass at when it queued itself
+ *		again to give other works a turn
+ * @nomem:	@work stopped for want of memory to record its pages
+ *
+ * Owned by the &struct prepage_mm whose table it is in, and protected
+ * by its lock, except that @target is read and @prepaged, @pass, @next
+ * and @nomem written by the file prepager of the window without it: none
+ * of them changes under the lock while a prepager runs.
  */
-void prepage_file_table_init(struct prepage_file_table *table)
+struct prepage_file {
+	struct list_head node;
+	struct file *file;
+	char *path;
+	u64 ino;
+	loff_t size;
+	struct timespec64 ctime;
+	struct prepage_extents candidates;
+	struct prepage_extents target;
+	struct prepage_extents prepaged;
+	unsigned long nr_prepaged;
+	struct prepage_mm *pm;
+	struct kthread_work work;
+	struct kthread_worker *worker;
+	unsigned int pass;
+	pgoff_t next;
+	bool nomem;
+};
+
+/**
+ * struct prepage_file_table - the file tables of an address space
+ * @files:	&struct prepage_file entries, one per file
+ * @nr_files:	number of entries in @files
+ * @nr_stale:	lines dropped while the table was loaded (stale files)
+ * @nr_extents:	candidate extents of all files, bounded by max_file_extents
+ *		while the table is parsed
+ */
+struct prepage_file_table {
+	struct list_head files;
+	unsigned int nr_files;
+	unsigned int nr_stale;
+	unsigned int nr_extents;
+};
+
+/**
+ * struct prepage_file_mm - the file side of an address space's state
+ * @table:	the file tables
+ * @stop:	tells the file prepagers to stop (written under the state's
+ *		lock)
+ * @prepaging:	file prepager works queued or running
+ */
+struct prepage_file_mm {
+	struct prepage_file_table table;
+	bool stop;
+	atomic_t prepaging;
+};
+
+/* Prepage and log file pages. Default: true. */
+static bool prepage_file_enabled __read_mostly = true;
+/* Read extents fewer than this many pages apart as one I/O. Default: 16. */
+static unsigned int prepage_merge_gap_pages __read_mostly = 16;
+/* Most extents in the candidate table of one app. Default: 16384. */
+static unsigned int prepage_max_file_extents __read_mostly = 16384;
+/* Files of at least this many pages get the normal-priority prepager. */
+static unsigned int prepage_big_file_pages __read_mostly = 16384;
+/* Read one page per this many first, for the file system's block map. */
+static unsigned int prepage_metadata_stride_pages __read_mostly = 512;
+
+/* The file side of @pm's state (see prepage_side_make()). */
+static struct prepage_file_mm *prepage_file_mm(struct prepage_mm *pm)
+{
+	return pm->side[PREPAGE_SIDE_FILE];
+}
+
+/* Initialize the empty file table @table. */
+static void prepage_file_table_init(struct prepage_file_table *table)
 {
 	INIT_LIST_HEAD(&table->files);
 	table->nr_files = 0;
 	table->nr_stale = 0;
+	table->nr_extents = 0;
 }
 
-/**
- * prepage_file_table_move() - move the files of one table to another
- * @dst:	an empty table
- * @src:	the table whose files move; it is left empty
- */
-void prepage_file_table_move(struct prepage_file_table *dst,
-			     struct prepage_file_table *src)
+/* Move the files of @src to the empty table @dst; @src is left empty. */
+static void prepage_file_table_move(struct prepage_file_table *dst,
+				    struct prepage_file_table *src)
 {
 	WARN_ON_ONCE(!list_empty(&dst->files));
 	list_splice_init(&src->files, &dst->files);
@@ -81,13 +167,8 @@ static void prepage_file_free(struct prepage_file *f)
 	kfree(f);
 }
 
-/**
- * prepage_file_table_free() - free the files of a table
- * @table:	the table; it is left empty
- *
- * The table must not be in use by a prepager.
- */
-void prepage_file_table_free(struct prepage_file_table *table)
+/* Free the files of @table, which no prepager uses; it is left empty. */
+static void prepage_file_table_clear(struct prepage_file_table *table)
 {
 	struct prepage_file *f, *next;
 
@@ -236,8 +317,7 @@ out:
 }
 
 static int prepage_file_parse_line(char *line, const struct cred *cred,
-				   struct prepage_file_table *table,
-				   unsigned int *extents)
+				   struct prepage_file_table *table)
 {
 	unsigned int max = READ_ONCE(prepage_max_file_extents);
 	struct prepage_line_fields lf = {};
@@ -261,12 +341,13 @@ static int prepage_file_parse_line(char *line, const struct cred *cred,
 	if (len != strlen(path))
 		return -EINVAL;
 
-	if (*extents >= max)
+	if (table->nr_extents >= max)
 		return -ENOSPC;
 	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
-	err = prepage_parse_ranges(ranges, &f->candidates, max - *extents);
+	err = prepage_parse_ranges(ranges, &f->candidates,
+				   max - table->nr_extents);
 	if (err) {
 		if (err == -E2BIG)
 			err = -ENOSPC;
@@ -314,7 +395,7 @@ static int prepage_file_parse_line(char *line, const struct cred *cred,
 	f->ino = inode->i_ino;
 	f->size = i_size_read(inode);
 	f->ctime = inode_get_ctime(inode);
-	*extents += f->candidates.nr;
+	table->nr_extents += f->candidates.nr;
 	list_add_tail(&f->node, &table->files);
 	table->nr_files++;
 	return 0;
@@ -323,53 +404,53 @@ fail:
 	return err;
 }
 
+/* Whether @line is a file table line: it starts with the file's path. */
+static bool prepage_file_table_owns(const char *line)
+{
+	return line[0] == '/';
+}
+
+static void *prepage_file_table_new(void)
+{
+	struct prepage_file_table *table;
+
+	table = kmalloc(sizeof(*table), GFP_KERNEL_ACCOUNT);
+	if (table)
+		prepage_file_table_init(table);
+	return table;
+}
+
 /**
- * prepage_file_table_parse() - build file tables from table lines
- * @buf:	the lines, NUL terminated; modified
+ * prepage_file_table_parse() - add a table line to file tables
+ * @table:	the tables, from prepage_file_table_new()
+ * @line:	the line, without its newline; modified
  * @cred:	the credentials of the process the tables are for
- * @table:	initialized here; on success the tables, which the caller
- *		loads or frees
  *
- * Each file is opened with @cred, without following a symbolic link it
+ * The file is opened with @cred, without following a symbolic link it
  * is named by, and only if it is a regular file on a file system whose
  * pages can be prepaged. Ranges are clamped to the file's size. A line
  * whose file changed since it was made, or with no page left within the
- * file, is dropped and counted in @table->nr_stale. Empty lines, and
- * lines of the anonymous table ("anon ..."), are skipped. The parse
- * reschedules between lines and stops on a fatal signal.
+ * file, is dropped and counted in &prepage_file_table.nr_stale.
  *
  * Return: 0; -EINVAL for a malformed line, a relative path, an unaligned
  * or overflowing range, a target outside the candidates, a file that
  * cannot be prepaged or two lines for one file; -ELOOP for a path
  * naming a symbolic link; -ENOSPC for more than max_file_extents
  * candidate ranges in all; the error of opening a file (such as -ENOENT
- * or -EACCES); -EINTR; -ENOMEM. On error @table is empty.
+ * or -EACCES); -ENOMEM.
  */
-int prepage_file_table_parse(char *buf, const struct cred *cred,
-			     struct prepage_file_table *table)
+static int prepage_file_table_parse(void *table, char *line,
+				    const struct cred *cred)
 {
-	unsigned int extents = 0;
-	char *line;
+	return prepage_file_parse_line(line, cred, table);
+}
 
-	prepage_file_table_init(table);
-	while ((line = strsep(&buf, "\n"))) {
-		int err;
-
-		line = strim(line);
-		/* Empty lines, and the anonymous table's lines. */
-		if (!*line || (!strncmp(line, "anon", 4) &&
-			       (line[4] == ' ' || line[4] == '\t')))
-			continue;
-		err = fatal_signal_pending(current) ? -EINTR :
-		      prepage_file_parse_line(line, cred, table, &extents);
-		cond_resched();
-		if (err) {
-			prepage_file_table_free(table);
-			table->nr_stale = 0;
-			return err;
-		}
-	}
-	return 0;
+static void prepage_file_table_free(void *table)
+{
+	if (!table)
+		return;
+	prepage_file_table_clear(table);
+	kfree(table);
 }
 
 static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f);
@@ -383,7 +464,7 @@ static void prepage_file_drain(struct prepage_mm *pm)
 {
 	struct prepage_file *f;
 
-	list_for_each_entry(f, &pm->file_table.files, node) {
+	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
 		if (f->prepaged.nr) {
 			lru_add_drain_all();
 			return;
@@ -400,14 +481,14 @@ static void prepage_file_drain(struct prepage_mm *pm)
  * is demoted as at its end; nothing is counted or learned. After a
  * window ended there is nothing to forget; a restarted window keeps it.
  */
-void prepage_file_window_discard(struct prepage_mm *pm)
+static void prepage_file_window_discard(struct prepage_mm *pm)
 {
 	struct prepage_file *f;
 
 	lockdep_assert_held(&pm->lock);
 
 	prepage_file_drain(pm);
-	list_for_each_entry(f, &pm->file_table.files, node) {
+	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
 		if (f->prepaged.nr)
 			prepage_file_demote(pm, f);
 		prepage_extents_destroy(&f->prepaged);
@@ -431,7 +512,7 @@ static struct prepage_file *prepage_file_find(struct prepage_mm *pm,
 {
 	struct prepage_file *f;
 
-	list_for_each_entry(f, &pm->file_table.files, node)
+	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node)
 		if (f->file->f_mapping == key)
 			return f;
 	return NULL;
@@ -571,8 +652,9 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
  * accessed) and misses (pages the app accessed that it had to read
  * itself), and updates the target tables.
  */
-void prepage_file_window_close(struct prepage_mm *pm,
-			       struct prepage_log_entry *log, unsigned int nr)
+static void prepage_file_window_close(struct prepage_mm *pm,
+				      struct prepage_log_entry *log,
+				      unsigned int nr)
 {
 	struct prepage_extents accessed = {}, added = {};
 	struct prepage_file *f;
@@ -601,7 +683,7 @@ void prepage_file_window_close(struct prepage_mm *pm,
 		prepage_extents_destroy(&added);
 	}
 	/* Files the app did not touch at all in the window. */
-	list_for_each_entry(f, &pm->file_table.files, node)
+	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node)
 		if (f->prepaged.nr)
 			prepage_file_account(pm, f, &accessed, &added);
 }
@@ -625,13 +707,13 @@ static void prepage_file_show_ranges(struct seq_file *m,
  * The lines, written back with prepage_file_table_parse(), give the same
  * tables as long as the files did not change.
  */
-void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm)
+static void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm)
 {
 	struct prepage_file *f;
 
 	lockdep_assert_held(&pm->lock);
 
-	list_for_each_entry(f, &pm->file_table.files, node) {
+	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
 		seq_escape(m, f->path, " \t\n\\");
 		seq_putc(m, ' ');
 		prepage_file_show_ranges(m, &f->candidates);
@@ -667,7 +749,7 @@ static atomic_t prepage_next_idle_worker = ATOMIC_INIT(0);
  *
  * Return: 0, or the error of creating the first thread.
  */
-int prepage_file_workers_init(void)
+static int prepage_file_workers_init(void)
 {
 	int nr;
 
@@ -690,9 +772,8 @@ int prepage_file_workers_init(void)
 
 static void prepage_file_worker_done(struct prepage_mm *pm)
 {
-	if (atomic_dec_and_test(&pm->file_prepaging))
-		WRITE_ONCE(pm->last_prepage_ns,
-			   ktime_get_ns() - pm->prepage_start);
+	if (atomic_dec_and_test(&prepage_file_mm(pm)->prepaging))
+		prepage_prepagers_done(pm);
 }
 
 /*
@@ -730,8 +811,8 @@ static struct prepage_file **prepage_reading_slot(void)
  * first that reclaim takes. At the end of the window, prepaged pages the
  * app did not use are demoted (prepage_file_demote()).
  */
-void prepage_file_worker_added(struct address_space *mapping,
-			       struct folio *folio)
+static void prepage_file_worker_added(struct address_space *mapping,
+				      struct folio *folio)
 {
 	struct prepage_file **slot = prepage_reading_slot();
 	struct prepage_file *f = slot ? *slot : NULL;
@@ -763,7 +844,7 @@ static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 	struct address_space *mapping = f->file->f_mapping;
 	unsigned long nr, done, step, before;
 
-	if (READ_ONCE(f->pm->file_stop))
+	if (READ_ONCE(prepage_file_mm(f->pm)->stop))
 		return 0;
 	/*
 	 * The insertion hook records the pages in @f->prepaged without
@@ -788,7 +869,7 @@ static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 	step = max3(inode_to_bdi(mapping->host)->io_pages,
 		    (unsigned long)f->file->f_ra.ra_pages, 1UL);
 	before = f->nr_prepaged;
-	for (done = 0; done < nr && !READ_ONCE(f->pm->file_stop);
+	for (done = 0; done < nr && !READ_ONCE(prepage_file_mm(f->pm)->stop);
 	     done += step) {
 		DEFINE_READAHEAD(ractl, f->file, &f->file->f_ra, mapping,
 				 index + done);
@@ -796,7 +877,7 @@ static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 		force_page_cache_ra(&ractl, min(step, nr - done));
 	}
 	prepage_budget_give(f->pm, nr - min(nr, f->nr_prepaged - before));
-	return READ_ONCE(f->pm->file_stop) ? 0 : nr;
+	return READ_ONCE(prepage_file_mm(f->pm)->stop) ? 0 : nr;
 }
 
 /* Read [@start, @start + @nr) of @f, within the file, in chunks. */
@@ -870,7 +951,7 @@ static enum prepage_stop_reason prepage_file_stop_reason(struct prepage_file *f,
 		return PREPAGE_STOP_DONE;
 	if (f->nomem)
 		return PREPAGE_STOP_NOMEM;
-	if (ret < 0 || READ_ONCE(f->pm->file_stop))
+	if (ret < 0 || READ_ONCE(prepage_file_mm(f->pm)->stop))
 		return PREPAGE_STOP_CLOSED;
 	return PREPAGE_STOP_BUDGET;
 }
@@ -923,13 +1004,12 @@ done:
 	prepage_file_worker_done(f->pm);
 }
 
-/**
- * prepage_file_attach() - bind the files of a new table to prepagers
- * @pm:		the prepage state the table is loaded into; its lock is held
- * @table:	the table
+/*
+ * Bind the files of the new table @table to prepagers; @pm is the state
+ * it is loaded into, whose lock is held.
  */
-void prepage_file_attach(struct prepage_mm *pm,
-			 struct prepage_file_table *table)
+static void prepage_file_attach(struct prepage_mm *pm,
+				struct prepage_file_table *table)
 {
 	unsigned long big = READ_ONCE(prepage_big_file_pages);
 	struct prepage_file *f;
@@ -952,22 +1032,21 @@ void prepage_file_attach(struct prepage_mm *pm,
  * prepage_file_start() - start prepaging the target tables
  * @pm:	the prepage state; its lock is held and a window just opened
  */
-void prepage_file_start(struct prepage_mm *pm)
+static void prepage_file_start(struct prepage_mm *pm)
 {
+	struct prepage_file_mm *fm = prepage_file_mm(pm);
 	struct prepage_file *f;
 
 	lockdep_assert_held(&pm->lock);
 
-	WRITE_ONCE(pm->file_stop, false);
-	pm->prepage_start = ktime_get_ns();
-	WRITE_ONCE(pm->last_prepage_ns, 0);
-	list_for_each_entry(f, &pm->file_table.files, node) {
+	WRITE_ONCE(fm->stop, false);
+	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
 		if (!f->target.nr || !f->worker)
 			continue;
 		f->pass = 0;
 		f->next = 0;
 		f->nomem = false;
-		atomic_inc(&pm->file_prepaging);
+		atomic_inc(&fm->prepaging);
 		/* Not pending: every window's prepagers are stopped first. */
 		if (WARN_ON_ONCE(!kthread_queue_work(f->worker, &f->work)))
 			prepage_file_worker_done(pm);
@@ -978,14 +1057,14 @@ void prepage_file_start(struct prepage_mm *pm)
  * prepage_file_stop() - stop the file prepagers and wait for them
  * @pm:	the prepage state; its lock is held
  */
-void prepage_file_stop(struct prepage_mm *pm)
+static void prepage_file_stop(struct prepage_mm *pm)
 {
 	struct prepage_file *f;
 
 	lockdep_assert_held(&pm->lock);
 
-	WRITE_ONCE(pm->file_stop, true);
-	list_for_each_entry(f, &pm->file_table.files, node) {
+	WRITE_ONCE(prepage_file_mm(pm)->stop, true);
+	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
 		if (!f->worker || !kthread_cancel_work_sync(&f->work))
 			continue;
 		/* Queued again after a slice: it ran, and stops here. */
@@ -998,28 +1077,164 @@ void prepage_file_stop(struct prepage_mm *pm)
 	}
 }
 
-/**
- * prepage_file_table_sizes() - the sizes of the file tables
- * @pm:			the prepage state; its lock is held
- * @files:		number of files, on return
- * @candidate_pages:	pages in the candidate tables, on return
- * @target_pages:	pages in the target tables, on return
- */
-void prepage_file_table_sizes(struct prepage_mm *pm, unsigned long *files,
-			      unsigned long *candidate_pages,
-			      unsigned long *target_pages)
+static bool prepage_file_prepaging(struct prepage_mm *pm)
 {
+	return atomic_read(&prepage_file_mm(pm)->prepaging) > 0;
+}
+
+/* Print the sizes of the file tables of @pm (its lock held, or NULL). */
+static void prepage_file_sizes_show(struct seq_file *m, struct prepage_mm *pm)
+{
+	unsigned long files = 0, candidates = 0, targets = 0;
 	struct prepage_file *f;
+
+	if (pm && prepage_file_mm(pm)) {
+		lockdep_assert_held(&pm->lock);
+		files = prepage_file_mm(pm)->table.nr_files;
+		list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
+			candidates += prepage_extents_pages(&f->candidates);
+			targets += prepage_extents_pages(&f->target);
+		}
+	}
+	seq_printf(m, "files %lu\n", files);
+	seq_printf(m, "file_candidate_pages %lu\n", candidates);
+	seq_printf(m, "file_target_pages %lu\n", targets);
+}
+
+/*
+ * Make @table (from prepage_file_table_parse()) the file tables of @pm,
+ * whose lock is held. Return: the tables it replaces.
+ */
+static void *prepage_file_table_swap(struct prepage_mm *pm, void *table)
+{
+	struct prepage_file_mm *fm = prepage_file_mm(pm);
+	struct prepage_file_table *new = table, old;
 
 	lockdep_assert_held(&pm->lock);
 
-	*files = pm->file_table.nr_files;
-	*candidate_pages = 0;
-	*target_pages = 0;
-	list_for_each_entry(f, &pm->file_table.files, node) {
-		*candidate_pages += prepage_extents_pages(&f->candidates);
-		*target_pages += prepage_extents_pages(&f->target);
-	}
+	prepage_file_stop(pm);
+	prepage_file_window_discard(pm);
+	prepage_file_table_init(&old);
+	prepage_file_table_move(&old, &fm->table);
+	prepage_file_attach(pm, new);
+	prepage_file_table_move(&fm->table, new);
+	prepage_stat_add(pm, PREPAGE_STAT_FILE_STALE, new->nr_stale);
+	prepage_file_table_move(new, &old);
+	return new;
 }
+
+static void *prepage_file_state_new(struct prepage_mm *pm)
+{
+	struct prepage_file_mm *fm;
+
+	fm = kzalloc(sizeof(*fm), GFP_KERNEL_ACCOUNT);
+	if (fm)
+		prepage_file_table_init(&fm->table);
+	return fm;
+}
+
+static void prepage_file_state_free(struct prepage_mm *pm)
+{
+	struct prepage_file_mm *fm = prepage_file_mm(pm);
+
+	lockdep_assert_held(&pm->lock);
+
+	prepage_file_table_clear(&fm->table);
+	kfree(fm);
+}
+
+/* ---- the hooks --------------------------------------------------------- */
+
+/**
+ * __prepage_file_access() - log file pages the current task accessed
+ * @mapping:	the file's page cache
+ * @index:	first page
+ * @nr:		number of pages
+ *
+ * See prepage_file_access().
+ */
+void __prepage_file_access(struct address_space *mapping, pgoff_t index,
+			   unsigned long nr)
+{
+	if (READ_ONCE(prepage_file_enabled))
+		prepage_log(PREPAGE_LOG_FILE_ACCESS, mapping, index, nr);
+}
+
+/**
+ * __prepage_file_added() - log a folio the current task added to the page
+ * cache
+ * @mapping:	the file's page cache
+ * @folio:	the folio, locked, not on the LRU yet
+ *
+ * See prepage_file_added().
+ */
+void __prepage_file_added(struct address_space *mapping, struct folio *folio)
+{
+	/* Nothing to note while no window is open: no prepager runs then. */
+	if (!READ_ONCE(prepage_file_enabled) || !prepage_windows_open())
+		return;
+	if (current->flags & PF_KTHREAD)
+		prepage_file_worker_added(mapping, folio);
+	else
+		prepage_log(PREPAGE_LOG_FILE_ADDED, mapping, folio->index,
+			    folio_nr_pages(folio));
+}
+
+/* ---- the backend ------------------------------------------------------- */
+
+PREPAGE_SWITCH(file_enabled);
+/* Pages; 0 reads every extent as its own I/O. */
+PREPAGE_KNOB(merge_gap_pages, 0, 1U << 20);
+/* Pages; a file this large or larger gets the normal-priority prepager. */
+PREPAGE_KNOB(big_file_pages, 1, UINT_MAX);
+/* Pages between the pages read first for the file system's block map. */
+PREPAGE_KNOB(metadata_stride_pages, 1, UINT_MAX);
+/* Extents; applies to tables loaded from now on. */
+PREPAGE_KNOB(max_file_extents, 1, 1U << 20);
+
+static struct attribute *prepage_file_attrs[] = {
+	&file_enabled_switch.attr.attr,
+	&merge_gap_pages_knob.attr.attr,
+	&big_file_pages_knob.attr.attr,
+	&metadata_stride_pages_knob.attr.attr,
+	&max_file_extents_knob.attr.attr,
+	NULL,
+};
+
+static const struct attribute_group prepage_file_attr_group = {
+	.attrs = prepage_file_attrs,
+	.name = "prepage",
+};
+
+static const struct prepage_ops prepage_file_ops = {
+	.name		= "file",
+	.side		= PREPAGE_SIDE_FILE,
+	.enabled	= &prepage_file_enabled,
+	.stat_prepaged	= PREPAGE_STAT_FILE_PREPAGED,
+	.stat_hit	= PREPAGE_STAT_FILE_HIT,
+	.stat_miss	= PREPAGE_STAT_FILE_MISS,
+	.attrs		= &prepage_file_attr_group,
+	.workers_init	= prepage_file_workers_init,
+	.state_new	= prepage_file_state_new,
+	.state_free	= prepage_file_state_free,
+	.start		= prepage_file_start,
+	.stop		= prepage_file_stop,
+	.prepaging	= prepage_file_prepaging,
+	.window_close	= prepage_file_window_close,
+	.window_discard	= prepage_file_window_discard,
+	.table_owns	= prepage_file_table_owns,
+	.table_new	= prepage_file_table_new,
+	.table_parse	= prepage_file_table_parse,
+	.table_swap	= prepage_file_table_swap,
+	.table_free	= prepage_file_table_free,
+	.table_show	= prepage_file_table_show,
+	.sizes_show	= prepage_file_sizes_show,
+};
+
+static int __init prepage_file_init(void)
+{
+	return prepage_register_ops(&prepage_file_ops);
+}
+subsys_initcall(prepage_file_init);
 
 #include "tests/file-kunit.h"

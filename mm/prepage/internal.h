@@ -6,23 +6,18 @@
 #define _MM_PREPAGE_INTERNAL_H
 
 #include <linux/atomic.h>
-#include <linux/kthread.h>
+#include <linux/kobject.h>
 #include <linux/kref.h>
-#include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/pgtable.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
-#include <linux/time64.h>
-#include <linux/vmstat.h>
-#include <linux/xarray.h>
+#include <linux/sysfs.h>
 #include <linux/types.h>
+#include <linux/vmstat.h>
 
 #include "../mm_slot.h"
-#include "extents.h"
-#include "workers.h"
 
-struct address_space;
+struct attribute_group;
 struct cgroup_subsys_state;
 struct cred;
 struct mem_cgroup;
@@ -137,144 +132,15 @@ struct prepage_log_entry {
 #define PREPAGE_LOG_ENTRIES	4096
 
 /**
- * struct prepage_file - the tables of one file of an app
- * @node:	link in &prepage_file_table.files
- * @file:	the file, opened with the credentials of the table's writer
- * @path:	the path the table named it by
- * @ino:	inode number when the table was loaded
- * @size:	size in bytes when the table was loaded
- * @ctime:	inode change time when the table was loaded
- * @candidates:	the offline candidate table: pages the profile expects
- * @target:	the target table: candidates the app confirmed by using
- *		them; what is prepaged at a switch
- * @prepaged:	pages the engine added to the page cache in this window
- * @nr_prepaged:	number of pages added to @prepaged
- * @pm:		the prepage state whose table this is in, once loaded
- * @work:	the file prepager's work for this file
- * @worker:	the prepager thread that does @work, always the same one
- * @pass:	where @work is: 0 reading metadata, 1 data, 2 done
- * @next:	the page @work resumes its pass at when it queued itself
- *		again to give other works a turn
- * @nomem:	@work stopped for want of memory to record its pages
- *
- * Owned by the &struct prepage_mm whose table it is in, and protected
- * by its lock, except that @target is read and @prepaged, @pass, @next
- * and @nomem written by the file prepager of the window without it: none
- * of them changes under the lock while a prepager runs.
+ * enum prepage_side - the backends: what kind of memory each prepages
+ * @PREPAGE_SIDE_FILE:	file pages, in the page cache (file.c)
+ * @PREPAGE_SIDE_ANON:	anonymous pages, from swap (anon.c)
+ * @PREPAGE_NR_SIDES:	number of backends
  */
-struct prepage_file {
-	struct list_head node;
-	struct file *file;
-	char *path;
-	u64 ino;
-	loff_t size;
-	struct timespec64 ctime;
-	struct prepage_extents candidates;
-	struct prepage_extents target;
-	struct prepage_extents prepaged;
-	unsigned long nr_prepaged;
-	struct prepage_mm *pm;
-	struct kthread_work work;
-	struct kthread_worker *worker;
-	unsigned int pass;
-	pgoff_t next;
-	bool nomem;
-};
-
-/**
- * struct prepage_file_table - the file tables of an address space
- * @files:	&struct prepage_file entries, one per file
- * @nr_files:	number of entries in @files
- * @nr_stale:	lines dropped while the table was loaded (stale files)
- */
-struct prepage_file_table {
-	struct list_head files;
-	unsigned int nr_files;
-	unsigned int nr_stale;
-};
-
-/**
- * struct prepage_anon_table - the anonymous tables of an address space
- * @pages:		virtual page number -> xa_mk_value() of the entry: bit 0
- *			set for a target page (clear: a candidate), the
- *			windows left before the entry times out above it
- * @nr_candidates:	candidate entries
- * @nr_targets:		target entries
- * @nr_chunks:		XArray chunks (XA_CHUNK_SIZE pages) with an entry
- */
-struct prepage_anon_table {
-	struct xarray pages;
-	unsigned long nr_candidates;
-	unsigned long nr_targets;
-	unsigned long nr_chunks;
-};
-
-/**
- * struct prepage_anon_plan - a target page to prepage in this window
- * @vpn:	its virtual page number
- * @prepaged:	the prepager swapped it in and mapped it; written only by
- *		the prepager thread that took it
- */
-struct prepage_anon_plan {
-	unsigned long vpn;
-	bool prepaged;
-};
-
-/* Bounds of the anonymous prepager threads and entry timeouts. */
-#define PREPAGE_MAX_ANON_WORKERS	8
-#define PREPAGE_MAX_ANON_TIMEOUT	255
-
-/**
- * struct prepage_anon_walk - page table state of up to a page table's
- * span of pages, found by a page walk
- * @base:		virtual page number of bit 0
- * @clear_young:	test and clear the accessed bits of present pages
- * @only:		if not NULL, clear (or deactivate) only those of the
- *			pages set here
- * @own:		the bits to clear were set by the prepager's own
- *			faults: flush the TLB entries of the pages cleared
- *			(once per VMA of the walk), and do not hand the bit
- *			to the folio
- * @flush_start:	address of the first page whose entry to flush
- * @flush_end:		end of the last one; 0 if there is none
- * @demote:		instead of clearing accessed bits, deactivate the
- *			folios of the pages in @only whose bit is clear
- * @demoted:		pages demoted
- * @present:		pages present
- * @young:		present pages whose accessed bit was cleared
- * @swapped:		pages swapped out
- * @added:		the pages a walk is limited to (its @only): the
- *			window's new candidates, or the unused prepaged
- *			pages, at its end
- * @faulted:		pages the anonymous prepager faulted in
- *
- * The bitmaps have PTRS_PER_PTE bits each, which is not a constant on
- * every architecture, and are allocated by whoever walks, for the walk.
- */
-struct prepage_anon_walk {
-	unsigned long base;
-	bool clear_young;
-	const unsigned long *only;
-	bool own;
-	unsigned long flush_start;
-	unsigned long flush_end;
-	bool demote;
-	unsigned long demoted;
-	unsigned long *present;
-	unsigned long *young;
-	unsigned long *swapped;
-	unsigned long *added;
-	unsigned long *faulted;
-};
-
-/**
- * struct prepage_anon_work - the work of one anonymous prepager thread
- * @work:	the work
- * @pm:		whose pages it prepages
- */
-struct prepage_anon_work {
-	struct kthread_work work;
-	struct prepage_mm *pm;
+enum prepage_side {
+	PREPAGE_SIDE_FILE,
+	PREPAGE_SIDE_ANON,
+	PREPAGE_NR_SIDES,
 };
 
 /**
@@ -283,7 +149,7 @@ struct prepage_anon_work {
  * @kref:		one reference for the hash, one for each user
  * @rcu:		frees the structure after lockless lookups are done
  * @lock:		protects @state, @dead, @window_start,
- *			@last_window_ns and @file_table
+ *			@last_window_ns and @side
  * @state:		&enum prepage_state
  * @dead:		the address space went away or prepage was disabled:
  *			no new switch, no new table. Set when the state is
@@ -292,7 +158,11 @@ struct prepage_anon_work {
  * @pid:		the process that owned the address space when the
  *			last window opened, for the events
  * @last_window_ns:	duration of the last window that was closed
- * @file_table:		the file tables
+ * @side:		each backend's state for this address space, by
+ *			&enum prepage_side, or NULL: made the first time
+ *			the backend is used (a window opens with it
+ *			enabled, or a table of it is loaded), freed when
+ *			the tables are reset or the state shut down
  * @log_lock:		protects @logging, @log_nr, @log_dropped and the
  *			entries of @log
  * @logging:		accesses of the app's tasks are logged
@@ -302,26 +172,14 @@ struct prepage_anon_work {
  *			may have been used
  * @log:		the window's access log, %PREPAGE_LOG_ENTRIES entries;
  *			allocated at the first start (@lock and @log_lock)
- * @file_stop:		tells the file prepagers to stop (written under @lock)
- * @file_prepaging:	file prepager works queued or running
  * @budget:		pages the window's prepagers may still bring in
  * @budget_spent:	the window's budget ran out (0 or 1)
  * @nomem_stopped:	a prepager of the window stopped for want of memory
  *			(0 or 1); like @budget_spent, reset when a window
  *			opens, not when it restarts
  * @prepage_start:	ktime_get_ns() when the window's prepagers started
- * @last_prepage_ns:	how long the last prepagers took to finish
- * @anon_table:		the anonymous tables, or NULL (@lock; read without
- *			it by the first anonymous prepager, which every
- *			writer stops first)
- * @anon_plan:		the target pages of the window, by address: made by
- *			its first anonymous prepager, freed under @lock with
- *			the prepagers stopped
- * @anon_plan_nr:	entries in @anon_plan (as @anon_plan)
- * @anon_cursor:	the next entry of @anon_plan a prepager takes
- * @anon_prepaging:	anonymous prepager works queued or running
- * @anon_stop:		tells the anonymous prepagers to stop (@lock)
- * @anon_work:		the anonymous prepagers' works
+ * @last_prepage_ns:	how long the last prepagers took to finish, all
+ *			backends together
  * @stat:		&enum prepage_stat_item counters since creation;
  *			updated without @lock
  *
@@ -356,40 +214,114 @@ struct prepage_mm {
 	u64 window_start;
 	pid_t pid;
 	u64 last_window_ns;
-	struct prepage_file_table file_table;
+	void *side[PREPAGE_NR_SIDES];
 	spinlock_t log_lock;	/* protects the log, see above */
 	bool logging;
 	bool log_dropped;
 	unsigned int log_nr;
 	struct prepage_log_entry *log;
-	bool file_stop;
-	atomic_t file_prepaging;
 	atomic_long_t budget;
 	atomic_t budget_spent;
 	atomic_t nomem_stopped;
 	u64 prepage_start;
 	u64 last_prepage_ns;
-	struct prepage_anon_table *anon_table;
-	struct prepage_anon_plan *anon_plan;
-	unsigned int anon_plan_nr;
-	atomic_t anon_cursor;
-	atomic_t anon_prepaging;
-	bool anon_stop;
-	struct prepage_anon_work anon_work[PREPAGE_MAX_ANON_WORKERS];
 	atomic_long_t stat[NR_PREPAGE_STAT];
 };
 
-/* Tunables; see Documentation/admin-guide/mm/prepage.rst. */
+/**
+ * struct prepage_ops - a backend: one kind of memory prepage learns and
+ * prepages
+ * @name:		its name, the prefix of its counters' ratios
+ * @side:		its slot in &prepage_mm.side
+ * @enabled:		its on/off tunable: a window opens its prepagers
+ *			only while it is set
+ * @stat_prepaged:	its counter of pages prepaged, for the precision
+ * @stat_hit:		its counter of prepaged pages the app used; 0 if it
+ *			has none (then no precision or recall is shown)
+ * @stat_miss:		its counter of pages the app brought in itself
+ * @attrs:		its tunables, in /sys/kernel/mm/prepage/, or NULL
+ * @workers_init:	create its prepager threads, when prepage is first
+ *			enabled; may be called again, and then does nothing
+ * @state_new:		allocate its state for @pm, or return NULL
+ * @state_free:		free its state of @pm and everything it holds (the
+ *			tables, the plan); its prepagers are stopped
+ * @start:		a window opened (or restarted): start its
+ *			prepagers
+ * @stop:		stop its prepagers and wait for them
+ * @prepaging:		whether any of its prepagers is queued or running
+ * @window_close:	a window ended: count it and learn from the log,
+ *			@nr entries of every backend's kind, which it may
+ *			reorder
+ * @window_discard:	a window was reset or its tables replaced: forget
+ *			what was prepaged for it, without counting
+ * @table_owns:		whether a table line is one of its lines
+ * @table_new:		an empty table, to parse lines into, or NULL
+ * @table_parse:	parse one of its lines into a table from
+ *			@table_new; the files it names are opened with
+ *			@cred. Return: 0 or a negative error
+ * @table_swap:		make a parsed table @pm's: stop the prepagers,
+ *			forget the window's prepaged pages, and return the
+ *			table it replaces, for @table_free
+ * @table_free:		free a table from @table_new or @table_swap
+ * @table_show:		print @pm's tables as table lines
+ * @sizes_show:		print the sizes of @pm's tables; @pm may be NULL,
+ *			or have no state of the backend: all zero then
+ *
+ * All but @workers_init, @table_owns, @table_new, @table_parse and
+ * @table_free are called with &prepage_mm.lock held and the backend's
+ * state made, but @sizes_show, which may find no state. A backend
+ * without prepagers leaves @workers_init, @start, @stop, @prepaging and
+ * @window_discard NULL; one without tables of its own, the @table_
+ * callbacks; @sizes_show may be NULL.
+ * Modelled on &struct damon_operations: the core knows each backend
+ * only by these.
+ */
+struct prepage_ops {
+	const char *name;
+	enum prepage_side side;
+	bool *enabled;
+	enum prepage_stat_item stat_prepaged;
+	enum prepage_stat_item stat_hit;
+	enum prepage_stat_item stat_miss;
+	const struct attribute_group *attrs;
+	int (*workers_init)(void);
+	void *(*state_new)(struct prepage_mm *pm);
+	void (*state_free)(struct prepage_mm *pm);
+	void (*start)(struct prepage_mm *pm);
+	void (*stop)(struct prepage_mm *pm);
+	bool (*prepaging)(struct prepage_mm *pm);
+	void (*window_close)(struct prepage_mm *pm,
+			     struct prepage_log_entry *log, unsigned int nr);
+	void (*window_discard)(struct prepage_mm *pm);
+	bool (*table_owns)(const char *line);
+	void *(*table_new)(void);
+	int (*table_parse)(void *table, char *line, const struct cred *cred);
+	void *(*table_swap)(struct prepage_mm *pm, void *table);
+	void (*table_free)(void *table);
+	void (*table_show)(struct seq_file *m, struct prepage_mm *pm);
+	void (*sizes_show)(struct seq_file *m, struct prepage_mm *pm);
+};
+
+extern const struct prepage_ops *prepage_backends[PREPAGE_NR_SIDES];
+
+/* The first registered backend from side @i on; PREPAGE_NR_SIDES if none. */
+static inline unsigned int prepage_next_side(unsigned int i)
+{
+	while (i < PREPAGE_NR_SIDES && !prepage_backends[i])
+		i++;
+	return i;
+}
+
+/* Iterate @ops over the registered backends, @i being its side. */
+#define for_each_prepage_ops(ops, i)					\
+	for ((i) = prepage_next_side(0);				\
+	     (i) < PREPAGE_NR_SIDES && ((ops) = prepage_backends[i]);	\
+	     (i) = prepage_next_side((i) + 1))
+
+int prepage_register_ops(const struct prepage_ops *ops);
+
+/* Kilobytes one window may bring in; see prepage_budget_take(). */
 extern unsigned int prepage_max_switch_kbytes;
-extern bool prepage_file_enabled;
-extern unsigned int prepage_merge_gap_pages;
-extern unsigned int prepage_max_file_extents;
-extern unsigned int prepage_big_file_pages;
-extern unsigned int prepage_metadata_stride_pages;
-extern bool prepage_anon_enabled;
-extern unsigned int prepage_anon_timeout;
-extern unsigned int prepage_batch_pages;
-extern unsigned int prepage_max_anon_pages;
 
 struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm);
 struct prepage_mm *prepage_mm_enter(struct mm_struct *mm);
@@ -398,8 +330,12 @@ int prepage_window_open(struct prepage_mm *pm);
 int prepage_window_close(struct prepage_mm *pm);
 int prepage_reset(struct prepage_mm *pm);
 int prepage_load_tables(struct prepage_mm *pm,
-			struct prepage_file_table *table,
-			struct prepage_anon_table **anon);
+			void *tables[PREPAGE_NR_SIDES]);
+bool prepage_prepaging(struct prepage_mm *pm);
+void prepage_prepagers_done(struct prepage_mm *pm);
+bool prepage_windows_open(void);
+void prepage_log(enum prepage_log_kind kind, const void *key,
+		 unsigned long index, unsigned long nr);
 int prepage_enable(void);
 void prepage_disable(void);
 
@@ -421,13 +357,6 @@ unsigned long prepage_budget_take(struct prepage_mm *pm, unsigned long nr);
 void prepage_budget_give(struct prepage_mm *pm, unsigned long nr);
 void prepage_nomem_stop(struct prepage_mm *pm);
 
-/* Whether prepagers of @pm's window are queued or running. */
-static inline bool prepage_prepaging(struct prepage_mm *pm)
-{
-	return atomic_read(&pm->file_prepaging) > 0 ||
-	       atomic_read(&pm->anon_prepaging) > 0;
-}
-
 /*
  * Every counter of an address space is also summed over the whole system in
  * /proc/vmstat, where the prepage_* events are in the order of this enum.
@@ -447,39 +376,57 @@ static inline unsigned long prepage_stat_read(struct prepage_mm *pm,
 	return atomic_long_read(&pm->stat[item]);
 }
 
-/* file.c: the file tables; the caller holds pm->lock unless stated */
-void prepage_file_table_init(struct prepage_file_table *table);
-void prepage_file_table_move(struct prepage_file_table *dst,
-			     struct prepage_file_table *src);
-int prepage_file_table_parse(char *buf, const struct cred *cred,
-			     struct prepage_file_table *table);
-void prepage_file_table_free(struct prepage_file_table *table);
-void prepage_file_window_discard(struct prepage_mm *pm);
-void prepage_file_window_close(struct prepage_mm *pm,
-			       struct prepage_log_entry *log, unsigned int nr);
-void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm);
-int prepage_file_workers_init(void);
-void prepage_file_worker_added(struct address_space *mapping,
-			       struct folio *folio);
-void prepage_file_attach(struct prepage_mm *pm,
-			 struct prepage_file_table *table);
-void prepage_file_start(struct prepage_mm *pm);
-void prepage_file_stop(struct prepage_mm *pm);
-void prepage_file_table_sizes(struct prepage_mm *pm, unsigned long *files,
-			      unsigned long *candidate_pages,
-			      unsigned long *target_pages);
+/* sysfs.c: the tunables' files, for the backends' attribute groups */
 
-/* anon.c: the anonymous tables; the caller holds pm->lock unless stated */
-struct prepage_anon_table *prepage_anon_table_new(void);
-void prepage_anon_table_free(struct prepage_anon_table *t);
-int prepage_anon_table_parse(char *buf, struct prepage_anon_table **tp);
-void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm);
-void prepage_anon_init(struct prepage_mm *pm);
-void prepage_anon_window_discard(struct prepage_mm *pm);
-void prepage_anon_window_close(struct prepage_mm *pm,
-			       struct prepage_log_entry *log, unsigned int nr);
-int prepage_anon_workers_init(void);
-void prepage_anon_start(struct prepage_mm *pm);
-void prepage_anon_stop(struct prepage_mm *pm);
+/**
+ * struct prepage_switch - an on/off tunable
+ * @attr:	its sysfs file
+ * @val:	the variable it sets
+ */
+struct prepage_switch {
+	struct kobj_attribute attr;
+	bool *val;
+};
+
+/**
+ * struct prepage_knob - a numeric tunable
+ * @attr:	its sysfs file
+ * @val:	the variable it sets
+ * @min:	the smallest value it takes
+ * @max:	the largest value it takes
+ */
+struct prepage_knob {
+	struct kobj_attribute attr;
+	unsigned int *val;
+	unsigned int min;
+	unsigned int max;
+};
+
+ssize_t prepage_switch_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf);
+ssize_t prepage_switch_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count);
+ssize_t prepage_knob_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf);
+ssize_t prepage_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count);
+
+/* The file /sys/kernel/mm/prepage/NAME for the switch prepage_NAME. */
+#define PREPAGE_SWITCH(_name)						\
+	static struct prepage_switch _name##_switch = {			\
+		.attr = __ATTR(_name, 0644, prepage_switch_show,	\
+			       prepage_switch_store),			\
+		.val = &prepage_##_name,				\
+	}
+
+/* The file /sys/kernel/mm/prepage/NAME for prepage_NAME, in [min, max]. */
+#define PREPAGE_KNOB(_name, _min, _max)					\
+	static struct prepage_knob _name##_knob = {			\
+		.attr = __ATTR(_name, 0644, prepage_knob_show,		\
+			       prepage_knob_store),			\
+		.val = &prepage_##_name,				\
+		.min = _min,						\
+		.max = _max,						\
+	}
 
 #endif /* _MM_PREPAGE_INTERNAL_H */

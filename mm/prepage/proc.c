@@ -20,6 +20,7 @@
 #include <linux/pid.h>
 #include <linux/prepage.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
@@ -27,6 +28,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "extents.h"
 #include "internal.h"
 
 /* The largest table, in bytes, a single write may load. */
@@ -75,44 +77,15 @@ static void prepage_proc_unlock(struct prepage_mm *pm)
 	}
 }
 
-/**
- * struct prepage_sizes - the sizes of the tables of an address space
- * @files:		files in the file tables
- * @file_candidates:	pages in the file candidate tables
- * @file_targets:	pages in the file target tables
- * @anon_candidates:	anonymous candidate pages
- * @anon_targets:	anonymous target pages
- */
-struct prepage_sizes {
-	unsigned long files;
-	unsigned long file_candidates;
-	unsigned long file_targets;
-	unsigned long anon_candidates;
-	unsigned long anon_targets;
-};
-
 /* The sizes of @pm's tables (its lock held), all zero without state. */
-static void prepage_sizes_get(struct prepage_mm *pm, struct prepage_sizes *sz)
+static void prepage_sizes_show(struct seq_file *m, struct prepage_mm *pm)
 {
-	*sz = (struct prepage_sizes){};
-	if (!pm)
-		return;
-	prepage_file_table_sizes(pm, &sz->files, &sz->file_candidates,
-				 &sz->file_targets);
-	if (pm->anon_table) {
-		sz->anon_candidates = pm->anon_table->nr_candidates;
-		sz->anon_targets = pm->anon_table->nr_targets;
-	}
-}
+	const struct prepage_ops *ops;
+	unsigned int i;
 
-static void prepage_sizes_show(struct seq_file *m,
-			       const struct prepage_sizes *sz)
-{
-	seq_printf(m, "files %lu\n", sz->files);
-	seq_printf(m, "file_candidate_pages %lu\n", sz->file_candidates);
-	seq_printf(m, "file_target_pages %lu\n", sz->file_targets);
-	seq_printf(m, "anon_candidate_pages %lu\n", sz->anon_candidates);
-	seq_printf(m, "anon_target_pages %lu\n", sz->anon_targets);
+	for_each_prepage_ops(ops, i)
+		if (ops->sizes_show)
+			ops->sizes_show(m, pm);
 }
 
 static int prepage_ctl_show(struct seq_file *m, void *v)
@@ -120,7 +93,6 @@ static int prepage_ctl_show(struct seq_file *m, void *v)
 	struct prepage_proc *pp = m->private;
 	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
 	bool switching = false, prepaging = false;
-	struct prepage_sizes sz;
 
 	if (IS_ERR(pm))
 		return PTR_ERR(pm);
@@ -128,11 +100,10 @@ static int prepage_ctl_show(struct seq_file *m, void *v)
 		switching = pm->state == PREPAGE_SWITCHING;
 		prepaging = prepage_prepaging(pm);
 	}
-	prepage_sizes_get(pm, &sz);
-	prepage_proc_unlock(pm);
 	seq_printf(m, "state %s\n", switching ? "switching" : "idle");
 	seq_printf(m, "prepaging %d\n", prepaging);
-	prepage_sizes_show(m, &sz);
+	prepage_sizes_show(m, pm);
+	prepage_proc_unlock(pm);
 	return 0;
 }
 
@@ -140,12 +111,15 @@ static int prepage_table_show(struct seq_file *m, void *v)
 {
 	struct prepage_proc *pp = m->private;
 	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
+	const struct prepage_ops *ops;
+	unsigned int i;
 
 	if (IS_ERR(pm))
 		return PTR_ERR(pm);
 	if (pm) {
-		prepage_file_table_show(m, pm);
-		prepage_anon_table_show(m, pm);
+		for_each_prepage_ops(ops, i)
+			if (pm->side[i] && ops->table_show)
+				ops->table_show(m, pm);
 	}
 	prepage_proc_unlock(pm);
 	return 0;
@@ -173,25 +147,14 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_ANON_LATE]	= "anon_late",
 };
 
-/* Precision and recall of one side, in permille, from its counters. */
-static void prepage_ratios_show(struct seq_file *m, const char *side,
-				unsigned long prepaged, unsigned long hit,
-				unsigned long miss)
-{
-	seq_printf(m, "%s_precision_permille %u\n", side,
-		   prepage_permille(hit, prepaged));
-	seq_printf(m, "%s_recall_permille %u\n", side,
-		   prepage_permille(hit, hit + miss));
-}
-
 static int prepage_stat_show(struct seq_file *m, void *v)
 {
 	struct prepage_proc *pp = m->private;
 	unsigned long stat[NR_PREPAGE_STAT] = {};
-	struct prepage_sizes sz;
-	u64 window_ns = 0, prepage_ns = 0;
 	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
-	int i;
+	u64 window_ns = 0, prepage_ns = 0;
+	const struct prepage_ops *ops;
+	unsigned int i;
 
 	if (IS_ERR(pm))
 		return PTR_ERR(pm);
@@ -201,18 +164,22 @@ static int prepage_stat_show(struct seq_file *m, void *v)
 		window_ns = pm->last_window_ns;
 		prepage_ns = READ_ONCE(pm->last_prepage_ns);
 	}
-	prepage_sizes_get(pm, &sz);
-	prepage_proc_unlock(pm);
 
 	for (i = 0; i < NR_PREPAGE_STAT; i++)
 		seq_printf(m, "%s %lu\n", prepage_stat_names[i], stat[i]);
-	prepage_ratios_show(m, "file", stat[PREPAGE_STAT_FILE_PREPAGED],
-			    stat[PREPAGE_STAT_FILE_HIT],
-			    stat[PREPAGE_STAT_FILE_MISS]);
-	prepage_ratios_show(m, "anon", stat[PREPAGE_STAT_ANON_PREPAGED],
-			    stat[PREPAGE_STAT_ANON_HIT],
-			    stat[PREPAGE_STAT_ANON_MISS]);
-	prepage_sizes_show(m, &sz);
+	/* Precision and recall of each backend, in permille. */
+	for_each_prepage_ops(ops, i) {
+		unsigned long hit = stat[ops->stat_hit];
+
+		if (!ops->stat_hit)
+			continue;
+		seq_printf(m, "%s_precision_permille %u\n", ops->name,
+			   prepage_permille(hit, stat[ops->stat_prepaged]));
+		seq_printf(m, "%s_recall_permille %u\n", ops->name,
+			   prepage_permille(hit, hit + stat[ops->stat_miss]));
+	}
+	prepage_sizes_show(m, pm);
+	prepage_proc_unlock(pm);
 	seq_printf(m, "last_window_ns %llu\n", window_ns);
 	seq_printf(m, "last_prepage_ns %llu\n", prepage_ns);
 	return 0;
@@ -367,21 +334,70 @@ static bool prepage_has_line(const char *buf)
 }
 
 /*
+ * Parse the table lines of @buf (modified) into one new table per backend
+ * that has lines in it, in @tables, by &enum prepage_side. The files it
+ * names are opened with @cred. The parse reschedules between lines and
+ * stops on a fatal signal. Return: 0, or a negative error, and then the
+ * caller frees the tables made so far.
+ */
+static int prepage_tables_parse(char *buf, const struct cred *cred,
+				void *tables[PREPAGE_NR_SIDES])
+{
+	const struct prepage_ops *ops;
+	unsigned int i;
+	char *line;
+	int err;
+
+	while ((line = strsep(&buf, "\n"))) {
+		line = strim(line);
+		if (!*line)
+			continue;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		err = -EINVAL;
+		for_each_prepage_ops(ops, i) {
+			if (!ops->table_owns || !ops->table_owns(line))
+				continue;
+			if (!tables[i])
+				tables[i] = ops->table_new();
+			err = tables[i] ? ops->table_parse(tables[i], line, cred) :
+			      -ENOMEM;
+			break;
+		}
+		cond_resched();
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Free the tables in @tables (the backends' NULL for none). */
+static void prepage_tables_free(void *tables[PREPAGE_NR_SIDES])
+{
+	const struct prepage_ops *ops;
+	unsigned int i;
+
+	for_each_prepage_ops(ops, i)
+		if (tables[i])
+			ops->table_free(tables[i]);
+}
+
+/*
  * Load the table @ubuf of @count bytes into @pp's process: parse it in
- * full, then replace the tables. Return: 0 or a negative error, and then
+ * full, then replace the tables of the backends it has lines of (a table
+ * of anon lines only keeps the file tables, and one of file lines only
+ * keeps the anonymous table). Return: 0 or a negative error, and then
  * nothing changed.
  */
 static int prepage_table_load(struct prepage_proc *pp,
 			      const char __user *ubuf, size_t count)
 {
-	struct prepage_anon_table *anon = NULL;
+	void *tables[PREPAGE_NR_SIDES] = {};
 	struct mm_struct *mm = pp->mm;
-	struct prepage_file_table table;
 	struct prepage_charge charge;
 	const struct cred *cred;
 	struct prepage_mm *pm;
-	char *buf, *copy;
-	bool file_lines;
+	char *buf;
 	int err;
 
 	buf = kvmalloc(count + 1, GFP_KERNEL_ACCOUNT);
@@ -412,36 +428,23 @@ static int prepage_table_load(struct prepage_proc *pp,
 	}
 	/* The tables are the app's: charged to it, whoever loads them. */
 	prepage_charge_begin(mm, &charge);
-	copy = kvmemdup(buf, count + 1, GFP_KERNEL);
-	err = copy ? prepage_anon_table_parse(copy, &anon) : -ENOMEM;
-	kvfree(copy);
 	/* Opens the files with the app's credentials. */
-	if (!err)
-		err = prepage_file_table_parse(buf, cred, &table);
+	err = prepage_tables_parse(buf, cred, tables);
 	kvfree(buf);
 	put_cred(cred);
-	if (err) {
-		prepage_anon_table_free(anon);
+	if (err)
 		goto out;
-	}
-	file_lines = table.nr_files || table.nr_stale;
 
 	pm = prepage_mm_enter(mm);
 	if (IS_ERR(pm)) {
 		err = PTR_ERR(pm);
 	} else {
-		/*
-		 * Leaves the old tables in @table and @anon. A table of
-		 * anon lines only keeps the file tables, as one of file
-		 * lines only keeps the anonymous table.
-		 */
-		err = prepage_load_tables(pm, file_lines ? &table : NULL,
-					  &anon);
+		/* Leaves the old tables in @tables. */
+		err = prepage_load_tables(pm, tables);
 		prepage_mm_put(pm);
 	}
-	prepage_file_table_free(&table);
-	prepage_anon_table_free(anon);
 out:
+	prepage_tables_free(tables);
 	prepage_charge_end(&charge);
 	mmput(mm);
 	return err;

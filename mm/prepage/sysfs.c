@@ -51,17 +51,15 @@ static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
 static struct kobj_attribute enabled_attr = __ATTR_RW(enabled);
 
 /**
- * struct prepage_switch - an on/off tunable
- * @attr:	its sysfs file
- * @val:	the variable it sets
+ * prepage_switch_show() - show an on/off tunable
+ * @kobj:	the prepage directory
+ * @attr:	the &prepage_switch.attr of the tunable
+ * @buf:	where to show it
+ *
+ * Return: the bytes shown.
  */
-struct prepage_switch {
-	struct kobj_attribute attr;
-	bool *val;
-};
-
-static ssize_t switch_show(struct kobject *kobj, struct kobj_attribute *attr,
-			   char *buf)
+ssize_t prepage_switch_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
 {
 	struct prepage_switch *sw = container_of(attr, struct prepage_switch,
 						 attr);
@@ -69,8 +67,17 @@ static ssize_t switch_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%d\n", READ_ONCE(*sw->val));
 }
 
-static ssize_t switch_store(struct kobject *kobj, struct kobj_attribute *attr,
-			    const char *buf, size_t count)
+/**
+ * prepage_switch_store() - set an on/off tunable
+ * @kobj:	the prepage directory
+ * @attr:	the &prepage_switch.attr of the tunable
+ * @buf:	"0" or "1"
+ * @count:	the size of @buf
+ *
+ * Return: @count, or -EINVAL and nothing changed.
+ */
+ssize_t prepage_switch_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
 {
 	struct prepage_switch *sw = container_of(attr, struct prepage_switch,
 						 attr);
@@ -82,31 +89,16 @@ static ssize_t switch_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return count;
 }
 
-#define PREPAGE_SWITCH(_name)						\
-	static struct prepage_switch _name##_switch = {			\
-		.attr = __ATTR(_name, 0644, switch_show, switch_store),	\
-		.val = &prepage_##_name,				\
-	}
-
-PREPAGE_SWITCH(file_enabled);
-PREPAGE_SWITCH(anon_enabled);
-
 /**
- * struct prepage_knob - a numeric tunable
- * @attr:	its sysfs file
- * @val:	the variable it sets
- * @min:	the smallest value it takes
- * @max:	the largest value it takes
+ * prepage_knob_show() - show a numeric tunable
+ * @kobj:	the prepage directory
+ * @attr:	the &prepage_knob.attr of the tunable
+ * @buf:	where to show it
+ *
+ * Return: the bytes shown.
  */
-struct prepage_knob {
-	struct kobj_attribute attr;
-	unsigned int *val;
-	unsigned int min;
-	unsigned int max;
-};
-
-static ssize_t knob_show(struct kobject *kobj, struct kobj_attribute *attr,
-			 char *buf)
+ssize_t prepage_knob_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
 {
 	struct prepage_knob *knob = container_of(attr, struct prepage_knob,
 						 attr);
@@ -114,8 +106,17 @@ static ssize_t knob_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(*knob->val));
 }
 
-static ssize_t knob_store(struct kobject *kobj, struct kobj_attribute *attr,
-			  const char *buf, size_t count)
+/**
+ * prepage_knob_store() - set a numeric tunable
+ * @kobj:	the prepage directory
+ * @attr:	the &prepage_knob.attr of the tunable
+ * @buf:	a number, within the tunable's bounds
+ * @count:	the size of @buf
+ *
+ * Return: @count, or -EINVAL and nothing changed.
+ */
+ssize_t prepage_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
 {
 	struct prepage_knob *knob = container_of(attr, struct prepage_knob,
 						 attr);
@@ -127,43 +128,12 @@ static ssize_t knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return count;
 }
 
-#define PREPAGE_KNOB(_name, _min, _max)					\
-	static struct prepage_knob _name##_knob = {			\
-		.attr = __ATTR(_name, 0644, knob_show, knob_store),	\
-		.val = &prepage_##_name,				\
-		.min = _min,						\
-		.max = _max,						\
-	}
-
 /* Kilobytes a window may bring in; 0 prepages nothing. */
 PREPAGE_KNOB(max_switch_kbytes, 0, UINT_MAX);
-/* Pages; 0 reads every extent as its own I/O. */
-PREPAGE_KNOB(merge_gap_pages, 0, 1U << 20);
-/* Pages; a file this large or larger gets the normal-priority prepager. */
-PREPAGE_KNOB(big_file_pages, 1, UINT_MAX);
-/* Pages between the pages read first for the file system's block map. */
-PREPAGE_KNOB(metadata_stride_pages, 1, UINT_MAX);
-/* Extents; applies to tables loaded from now on. */
-PREPAGE_KNOB(max_file_extents, 1, 1U << 20);
-/* Windows; applies to entries as they are next used or learned. */
-PREPAGE_KNOB(anon_timeout, 1, PREPAGE_MAX_ANON_TIMEOUT);
-/* Pages an anonymous prepager thread takes at a time. */
-PREPAGE_KNOB(batch_pages, 1, 1024);
-/* Pages; the most anonymous table entries of one process. */
-PREPAGE_KNOB(max_anon_pages, 1, 1U << 24);
 
 static struct attribute *prepage_attrs[] = {
 	&enabled_attr.attr,
 	&max_switch_kbytes_knob.attr.attr,
-	&file_enabled_switch.attr.attr,
-	&merge_gap_pages_knob.attr.attr,
-	&big_file_pages_knob.attr.attr,
-	&metadata_stride_pages_knob.attr.attr,
-	&max_file_extents_knob.attr.attr,
-	&anon_enabled_switch.attr.attr,
-	&anon_timeout_knob.attr.attr,
-	&batch_pages_knob.attr.attr,
-	&max_anon_pages_knob.attr.attr,
 	NULL,
 };
 
@@ -172,12 +142,23 @@ static const struct attribute_group prepage_attr_group = {
 	.name = "prepage",
 };
 
+/* The core's files, then each backend's, in one directory. */
 static int __init prepage_sysfs_init(void)
 {
+	const struct prepage_ops *ops;
+	unsigned int i;
 	int err = sysfs_create_group(mm_kobj, &prepage_attr_group);
 
+	for_each_prepage_ops(ops, i) {
+		if (err)
+			break;
+		if (ops->attrs)
+			err = sysfs_merge_group(mm_kobj, ops->attrs);
+	}
 	if (err)
 		pr_err("cannot create /sys/kernel/mm/prepage: %d\n", err);
 	return err;
 }
-subsys_initcall(prepage_sysfs_init);
+
+/* After the backends registered (subsys_initcall). */
+subsys_initcall_sync(prepage_sysfs_init);

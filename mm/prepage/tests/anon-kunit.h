@@ -31,7 +31,7 @@ static void prepage_test_anon_entry(struct kunit *test)
 
 static void prepage_test_anon_table_set(struct kunit *test)
 {
-	struct prepage_anon_table *t = prepage_anon_table_new();
+	struct prepage_anon_table *t = anon_table_new();
 	void *entry;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
@@ -68,22 +68,38 @@ static void prepage_test_anon_table_set(struct kunit *test)
 	prepage_anon_table_free(t);
 }
 
-/* Parse the lines @fmt prints into *@tp (NULL if it has no anon line). */
+/*
+ * Parse the lines @fmt prints into *@tp (NULL if it has no anon line), as
+ * /proc/<pid>/prepage_table does: the lines of other backends skipped,
+ * and nothing kept on error.
+ */
 static __printf(3, 4) int prepage_test_anon_parse(struct kunit *test,
 						  struct prepage_anon_table **tp,
 						  const char *fmt, ...)
 {
+	char *buf, *lines, *line;
 	va_list args;
-	char *buf;
-	int err;
+	int err = 0;
 
 	va_start(args, fmt);
 	buf = kvasprintf(GFP_KERNEL, fmt, args);
 	va_end(args);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	*tp = NULL;
-	err = prepage_anon_table_parse(buf, tp);
+	lines = buf;
+	while (!err && (line = strsep(&lines, "\n"))) {
+		line = strim(line);
+		if (!prepage_anon_table_owns(line))
+			continue;
+		if (!*tp)
+			*tp = prepage_anon_table_new();
+		err = *tp ? prepage_anon_table_parse(*tp, line, NULL) : -ENOMEM;
+	}
 	kfree(buf);
+	if (err) {
+		prepage_anon_table_free(*tp);
+		*tp = NULL;
+	}
 	return err;
 }
 
@@ -180,10 +196,14 @@ static void prepage_test_anon_show(struct kunit *test,
 {
 	struct seq_file m = { .buf = buf, .size = size };
 	struct prepage_mm *pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
+	struct prepage_anon_mm *am = kunit_kzalloc(test, sizeof(*am),
+						   GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, pm);
+	KUNIT_ASSERT_NOT_NULL(test, am);
 	mutex_init(&pm->lock);
-	pm->anon_table = t;
+	am->table = t;
+	pm->side[PREPAGE_SIDE_ANON] = am;
 	mutex_lock(&pm->lock);
 	prepage_anon_table_show(&m, pm);
 	mutex_unlock(&pm->lock);

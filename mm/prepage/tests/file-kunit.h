@@ -22,8 +22,18 @@ static struct prepage_mm *prepage_test_pm(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, pm);
 	mutex_init(&pm->lock);
-	prepage_file_table_init(&pm->file_table);
+	pm->side[PREPAGE_SIDE_FILE] = prepage_file_state_new(pm);
+	KUNIT_ASSERT_NOT_NULL(test, pm->side[PREPAGE_SIDE_FILE]);
 	return pm;
+}
+
+/* Free the file state of @pm, its table with it. */
+static void prepage_test_pm_free(struct prepage_mm *pm)
+{
+	mutex_lock(&pm->lock);
+	prepage_file_state_free(pm);
+	pm->side[PREPAGE_SIDE_FILE] = NULL;
+	mutex_unlock(&pm->lock);
 }
 
 /* Add @n (start, nr) pairs from @runs to @set. */
@@ -54,8 +64,8 @@ static struct prepage_file *prepage_test_file(struct kunit *test,
 	}
 	f->file = file;
 	f->pm = pm;
-	list_add_tail(&f->node, &pm->file_table.files);
-	pm->file_table.nr_files++;
+	list_add_tail(&f->node, &prepage_file_mm(pm)->table.files);
+	prepage_file_mm(pm)->table.nr_files++;
 	prepage_test_set(test, &f->candidates, (pgoff_t []){ 0, 64 }, 1);
 	prepage_test_set(test, &f->target, target, n);
 	return f;
@@ -130,7 +140,7 @@ static void prepage_test_file_account(struct kunit *test)
 	prepage_test_expect(test, &idle->target, NULL, 0);
 	KUNIT_EXPECT_EQ(test, f->prepaged.nr, 0U);
 	KUNIT_EXPECT_EQ(test, idle->prepaged.nr, 0U);
-	prepage_file_table_free(&pm->file_table);
+	prepage_test_pm_free(pm);
 }
 
 /*
@@ -156,7 +166,7 @@ static void prepage_test_file_log_dropped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_HIT), 4UL);
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_EVICTED), 12UL);
 	prepage_test_expect(test, &f->target, (pgoff_t []){ 0, 16, 32, 4 }, 2);
-	prepage_file_table_free(&pm->file_table);
+	prepage_test_pm_free(pm);
 }
 
 static struct kunit_case prepage_file_test_cases[] = {
