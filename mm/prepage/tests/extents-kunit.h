@@ -11,21 +11,7 @@
 
 #include <kunit/test.h>
 
-/* Check that @set holds exactly the @n (start, nr) pairs in @want. */
-static void prepage_expect_set(struct kunit *test,
-			       const struct prepage_extents *set,
-			       const pgoff_t *want, unsigned int n)
-{
-	unsigned int i;
-
-	KUNIT_ASSERT_EQ(test, set->nr, n);
-	for (i = 0; i < n; i++) {
-		KUNIT_EXPECT_EQ_MSG(test, set->ext[i].start, want[2 * i],
-				    "extent %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, set->ext[i].nr, want[2 * i + 1],
-				    "extent %u", i);
-	}
-}
+#include "prepage-kunit.h"
 
 static void prepage_test_extents_add(struct kunit *test)
 {

@@ -15,6 +15,8 @@
 #include <kunit/test.h>
 #include <linux/shmem_fs.h>
 
+#include "prepage-kunit.h"
+
 /* A state with no window, for the accounting only. */
 static struct prepage_mm *prepage_test_pm(struct kunit *test)
 {
@@ -36,17 +38,6 @@ static void prepage_test_pm_free(struct prepage_mm *pm)
 	mutex_unlock(&pm->lock);
 }
 
-/* Add @n (start, nr) pairs from @runs to @set. */
-static void prepage_test_set(struct kunit *test, struct prepage_extents *set,
-			     const pgoff_t *runs, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		KUNIT_ASSERT_EQ(test, prepage_extents_add(set, runs[2 * i],
-							  runs[2 * i + 1]), 0);
-}
-
 /* A file of @pm's table: candidates 0-63, and the @n runs of @target. */
 static struct prepage_file *prepage_test_file(struct kunit *test,
 					      struct prepage_mm *pm,
@@ -66,25 +57,9 @@ static struct prepage_file *prepage_test_file(struct kunit *test,
 	f->pm = pm;
 	list_add_tail(&f->node, &prepage_file_mm(pm)->table.files);
 	prepage_file_mm(pm)->table.nr_files++;
-	prepage_test_set(test, &f->candidates, (pgoff_t []){ 0, 64 }, 1);
-	prepage_test_set(test, &f->target, target, n);
+	prepage_fill_set(test, &f->candidates, (pgoff_t []){ 0, 64 }, 1);
+	prepage_fill_set(test, &f->target, target, n);
 	return f;
-}
-
-/* Check that @set holds exactly the @n (start, nr) pairs in @want. */
-static void prepage_test_expect(struct kunit *test,
-				const struct prepage_extents *set,
-				const pgoff_t *want, unsigned int n)
-{
-	unsigned int i;
-
-	KUNIT_ASSERT_EQ(test, set->nr, n);
-	for (i = 0; i < n; i++) {
-		KUNIT_EXPECT_EQ_MSG(test, set->ext[i].start, want[2 * i],
-				    "extent %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, set->ext[i].nr, want[2 * i + 1],
-				    "extent %u", i);
-	}
 }
 
 static void prepage_test_window_close(struct kunit *test,
@@ -105,10 +80,10 @@ static void prepage_test_file_account(struct kunit *test)
 
 	/* Target 0-31 and 40-43; the engine prepaged 0-31 of it. */
 	f = prepage_test_file(test, pm, (pgoff_t []){ 0, 32, 40, 4 }, 2);
-	prepage_test_set(test, &f->prepaged, (pgoff_t []){ 0, 32 }, 1);
+	prepage_fill_set(test, &f->prepaged, (pgoff_t []){ 0, 32 }, 1);
 	/* A file the app does not touch: its prepaged 0-7 go unused. */
 	idle = prepage_test_file(test, pm, (pgoff_t []){ 0, 8 }, 1);
-	prepage_test_set(test, &idle->prepaged, (pgoff_t []){ 0, 8 }, 1);
+	prepage_fill_set(test, &idle->prepaged, (pgoff_t []){ 0, 8 }, 1);
 	key = f->file->f_mapping;
 	{
 		/* Out of order and split, as the hooks log them. */
@@ -135,9 +110,9 @@ static void prepage_test_file_account(struct kunit *test)
 			4UL + 12 + 8);
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_DEMOTED), 0UL);
 	/* Used candidates join the target; prepaged pages not used leave. */
-	prepage_test_expect(test, &f->target,
-			    (pgoff_t []){ 0, 16, 28, 4, 40, 4, 50, 2 }, 4);
-	prepage_test_expect(test, &idle->target, NULL, 0);
+	prepage_expect_set(test, &f->target,
+			   (pgoff_t []){ 0, 16, 28, 4, 40, 4, 50, 2 }, 4);
+	prepage_expect_set(test, &idle->target, NULL, 0);
 	KUNIT_EXPECT_EQ(test, f->prepaged.nr, 0U);
 	KUNIT_EXPECT_EQ(test, idle->prepaged.nr, 0U);
 	prepage_test_pm_free(pm);
@@ -153,7 +128,7 @@ static void prepage_test_file_log_dropped(struct kunit *test)
 	struct prepage_file *f;
 
 	f = prepage_test_file(test, pm, (pgoff_t []){ 0, 16 }, 1);
-	prepage_test_set(test, &f->prepaged, (pgoff_t []){ 0, 16 }, 1);
+	prepage_fill_set(test, &f->prepaged, (pgoff_t []){ 0, 16 }, 1);
 	pm->log_dropped = true;
 	{
 		struct prepage_log_entry log[] = {
@@ -165,7 +140,7 @@ static void prepage_test_file_log_dropped(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_HIT), 4UL);
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_EVICTED), 12UL);
-	prepage_test_expect(test, &f->target, (pgoff_t []){ 0, 16, 32, 4 }, 2);
+	prepage_expect_set(test, &f->target, (pgoff_t []){ 0, 16, 32, 4 }, 2);
 	prepage_test_pm_free(pm);
 }
 
