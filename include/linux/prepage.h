@@ -14,23 +14,10 @@
 #include <linux/types.h>
 
 struct address_space;
-struct file;
+struct cred;
 struct folio;
-struct inode;
 struct mm_struct;
-struct task_struct;
-
-/**
- * enum prepage_proc_file - the per-process files in /proc/<pid>/
- * @PREPAGE_PROC_CTL:	prepage: switch signals and state
- * @PREPAGE_PROC_TABLE:	prepage_table: load and dump the tables
- * @PREPAGE_PROC_STAT:	prepage_stat: counters
- */
-enum prepage_proc_file {
-	PREPAGE_PROC_CTL,
-	PREPAGE_PROC_TABLE,
-	PREPAGE_PROC_STAT,
-};
+struct seq_file;
 
 #ifdef CONFIG_PREPAGE
 
@@ -45,11 +32,13 @@ void __prepage_file_added(struct address_space *mapping,
 			  struct folio *folio);
 bool __prepage_speculative(void);
 
-int prepage_proc_open(struct file *file, struct task_struct *task,
-		      struct mm_struct *mm, enum prepage_proc_file which);
-int prepage_proc_release(struct inode *inode, struct file *file);
-ssize_t prepage_proc_write(struct file *file, const char __user *ubuf,
-			   size_t count, loff_t *ppos);
+/* What /proc/<pid>/prepage, prepage_table and prepage_stat do. */
+int prepage_show_state(struct seq_file *m, struct mm_struct *mm);
+int prepage_show_tables(struct seq_file *m, struct mm_struct *mm);
+int prepage_show_stat(struct seq_file *m, struct mm_struct *mm);
+int prepage_signal(struct mm_struct *mm, const char *s);
+int prepage_load(struct mm_struct *mm, const struct cred *cred,
+		 const char __user *ubuf, size_t count);
 
 /**
  * prepage_exit_mm() - release the prepage state of an address space

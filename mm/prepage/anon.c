@@ -141,7 +141,9 @@ struct prepage_anon_work {
  * @plan_nr:	entries in @plan (as @plan)
  * @cursor:	the next entry of @plan a prepager takes
  * @prepaging:	anonymous prepager works queued or running
- * @stop:	tells the anonymous prepagers to stop (the state's lock)
+ * @stop:	tells the anonymous prepagers to stop, and why: 0, or an
+ *		&enum prepage_stop_reason of the window closing or the table
+ *		being replaced (the state's lock)
  * @work:	the anonymous prepagers' works
  */
 struct prepage_anon_mm {
@@ -150,7 +152,7 @@ struct prepage_anon_mm {
 	unsigned int plan_nr;
 	atomic_t cursor;
 	atomic_t prepaging;
-	bool stop;
+	u8 stop;
 	struct prepage_anon_work work[PREPAGE_MAX_ANON_WORKERS];
 };
 
@@ -706,11 +708,19 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 	}
 	if (young) {
 		/* Used: a candidate is promoted, any entry starts over. */
+		if (!anon_is_target(entry))
+			trace_prepage_anon_promote(e->pm->slot.mm, e->pm->pid,
+						   vpn << PAGE_SHIFT);
 		anon_table_set(t, vpn, true, e->timeout);
 	} else if (timeout <= 1) {
+		trace_prepage_anon_evict(e->pm->slot.mm, e->pm->pid,
+					 vpn << PAGE_SHIFT);
 		anon_table_erase(t, vpn);
 	} else {
 		/* Not used: not prepaged again until it is used again. */
+		if (anon_is_target(entry))
+			trace_prepage_anon_demote(e->pm->slot.mm, e->pm->pid,
+						  vpn << PAGE_SHIFT);
 		anon_table_set(t, vpn, false, timeout - 1);
 	}
 }
@@ -1040,8 +1050,10 @@ static void anon_worker_done(struct prepage_mm *pm)
 	/* No prepager runs, and the plan stays until the next stop. */
 	for (i = 0; i < anon_mm(pm)->plan_nr; i++)
 		prepaged += anon_mm(pm)->plan[i].prepaged;
-	if (anon_cut_short(pm))
-		why = PREPAGE_STOP_CLOSED;
+	if (READ_ONCE(anon_mm(pm)->stop))
+		why = READ_ONCE(anon_mm(pm)->stop);
+	else if (anon_cut_short(pm))
+		why = PREPAGE_STOP_EXIT;
 	else if (nomem)
 		why = PREPAGE_STOP_NOMEM;
 	else if (atomic_read(&pm->budget_spent))
@@ -1113,6 +1125,21 @@ static void anon_plan_and_queue(struct prepage_mm *pm)
 	}
 }
 
+/* Fire the event of the batch [@start, @end) of @pm's plan. */
+static void anon_trace_batch(struct prepage_mm *pm, unsigned int start,
+			     unsigned int end)
+{
+	struct prepage_anon_plan *plan = anon_mm(pm)->plan;
+	unsigned int i, prepaged = 0;
+
+	for (i = start; i < end; i++)
+		prepaged += plan[i].prepaged;
+	trace_prepage_anon_batch(pm->slot.mm, pm->pid,
+				 plan[start].vpn << PAGE_SHIFT,
+				 plan[end - 1].vpn << PAGE_SHIFT, end - start,
+				 prepaged);
+}
+
 /*
  * The work of one prepager thread in a window: take batches of
  * batch_pages target pages until none is left or it is told to stop.
@@ -1141,10 +1168,10 @@ static void anon_worker_fn(struct kthread_work *work)
 	if (!nr || anon_walk_alloc(&w))
 		goto uncharge;
 	for (;;) {
-		unsigned int i = atomic_fetch_add(batch, &anon_mm(pm)->cursor);
-		unsigned int end = min(i + batch, nr);
+		unsigned int start = atomic_fetch_add(batch, &anon_mm(pm)->cursor);
+		unsigned int i = start, end = min(start + batch, nr);
 
-		if (i >= nr)
+		if (start >= nr)
 			break;
 		/* A batch may cross page tables: one span at a time. */
 		while (i < end && !READ_ONCE(anon_mm(pm)->stop)) {
@@ -1158,6 +1185,8 @@ static void anon_worker_fn(struct kthread_work *work)
 			anon_prepage_span(pm, &w, i, j);
 			i = j;
 		}
+		if (trace_prepage_anon_batch_enabled())
+			anon_trace_batch(pm, start, end);
 		if (READ_ONCE(anon_mm(pm)->stop))
 			break;
 		cond_resched();
@@ -1188,7 +1217,7 @@ static void prepage_anon_start(struct prepage_mm *pm)
 {
 	lockdep_assert_held(&pm->lock);
 
-	WRITE_ONCE(anon_mm(pm)->stop, false);
+	WRITE_ONCE(anon_mm(pm)->stop, 0);
 	atomic_set(&anon_mm(pm)->cursor, 0);
 	if (!anon_mm(pm)->table || !anon_mm(pm)->table->nr_targets ||
 	    !prepage_nr_anon_workers)
@@ -1210,7 +1239,8 @@ static void prepage_anon_stop(struct prepage_mm *pm)
 
 	lockdep_assert_held(&pm->lock);
 
-	WRITE_ONCE(anon_mm(pm)->stop, true);
+	/* The core says why before it stops the prepagers. */
+	WRITE_ONCE(anon_mm(pm)->stop, pm->stop_reason ?: PREPAGE_STOP_END);
 	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++)
 		if (kthread_cancel_work_sync(&anon_mm(pm)->work[i].work))
 			anon_worker_done(pm);	/* never ran */
@@ -1401,6 +1431,7 @@ static void *prepage_anon_table_swap(struct prepage_mm *pm, void *table)
 
 	lockdep_assert_held(&pm->lock);
 
+	pm->stop_reason = PREPAGE_STOP_TABLE;
 	prepage_anon_stop(pm);
 	prepage_anon_window_discard(pm);
 	am->table = table;

@@ -4,6 +4,24 @@
  *
  * The state of an address space lives in a hash keyed by its mm, as KSM
  * and khugepaged keep theirs, so that no field is added to mm_struct.
+ *
+ * Lock order, outermost first:
+ *
+ *   prepage_admin_lock		enabling and disabling prepage; held
+ *				while disabling shuts every state down
+ *     prepage_slots_lock	the hash (a spinlock: nothing nests in it)
+ *     prepage_mm.lock		one address space's window and tables
+ *       mmap_lock, VMA lock	of that address space (the backends)
+ *         page table locks
+ *           prepage_mm.log_lock
+ *
+ * prepage_mm.log_lock is innermost: the access hooks take it in fault and
+ * read paths, under any of the others, and nothing is taken under it.
+ * The prepage threads never take prepage_mm.lock: every writer of what
+ * they read (the tables, the plan) stops them and waits for them under
+ * that lock first. So whoever holds it also waits for the prepage
+ * threads' work, and what they wait for (I/O, memory, the app's mmap
+ * lock) must never wait for prepage_mm.lock.
  */
 
 #define pr_fmt(fmt) "prepage: " fmt
@@ -16,6 +34,7 @@
 #include <linux/mm.h>
 #include <linux/prepage.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -160,6 +179,8 @@ struct prepage_mm *prepage_mm_enter(struct mm_struct *mm)
 		mmgrab(mm);
 		new->slot.mm = mm;
 		hash_add_rcu(prepage_slots, &new->slot.hash, (unsigned long)mm);
+		/* The exit and access hooks look for state only if it is set. */
+		set_bit(MMF_PREPAGE, &mm->flags);
 		pm = new;
 		new = NULL;
 	}
@@ -344,6 +365,7 @@ void prepage_nomem_stop(struct prepage_mm *pm)
 static void prepage_mm_unhash(struct prepage_mm *pm)
 {
 	lockdep_assert_held(&prepage_slots_lock);
+	clear_bit(MMF_PREPAGE, &pm->slot.mm->flags);
 	hash_del_rcu(&pm->slot.hash);
 	WRITE_ONCE(pm->dead, true);
 }
@@ -366,6 +388,7 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 
 	lockdep_assert_held(&pm->lock);
 
+	pm->stop_reason = prepage_stop_reason_of(reason);
 	for_each_prepage_ops(ops, i)
 		if (pm->side[i] && ops->stop)
 			ops->stop(pm);
@@ -380,16 +403,49 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 	    !atomic_read(&pm->nomem_stopped))
 		prepage_stat_add(pm, PREPAGE_STAT_CLOSED_STOPS, 1);
 	pm->state = PREPAGE_IDLE;
-	trace_prepage_window_close(pm->slot.mm, pm->pid, reason,
-				   pm->last_window_ns, nr, pm->log_dropped);
 	return nr;
+}
+
+/*
+ * Fire the close event of @pm's window, closed for @reason with @logged
+ * entries in its log, once it was counted: its counts are what the
+ * backends' counters gained since it opened.
+ */
+static void prepage_window_closed(struct prepage_mm *pm,
+				  enum prepage_close_reason reason,
+				  unsigned int logged)
+{
+	unsigned long counts[PREPAGE_NR_WINDOW_COUNTS] = {};
+	const struct prepage_ops *ops;
+	unsigned int i;
+
+	if (!trace_prepage_window_close_enabled())
+		return;
+	BUILD_BUG_ON(PREPAGE_NR_WINDOW_COUNTS != 3 * PREPAGE_NR_SIDES ||
+		     PREPAGE_WINDOW_FILE_PREPAGED != 3 * PREPAGE_SIDE_FILE ||
+		     PREPAGE_WINDOW_ANON_PREPAGED != 3 * PREPAGE_SIDE_ANON);
+	for_each_prepage_ops(ops, i) {
+		unsigned long *c = &counts[3 * i];
+
+		c[0] = prepage_stat_read(pm, ops->stat_prepaged) -
+		       pm->window_stat[ops->stat_prepaged];
+		if (ops->stat_hit)
+			c[1] = prepage_stat_read(pm, ops->stat_hit) -
+			       pm->window_stat[ops->stat_hit];
+		c[2] = prepage_stat_read(pm, ops->stat_miss) -
+		       pm->window_stat[ops->stat_miss];
+	}
+	trace_prepage_window_close(pm->slot.mm, pm->pid, reason,
+				   pm->last_window_ns, logged, pm->log_dropped,
+				   counts);
 }
 
 /*
  * Drop @pm's window and tables for good: its address space is going away
  * or prepage is being disabled. It must be unhashed already.
  */
-static void prepage_mm_shutdown(struct prepage_mm *pm)
+static void prepage_mm_shutdown(struct prepage_mm *pm,
+				enum prepage_close_reason reason)
 {
 	const struct prepage_ops *ops;
 	struct prepage_log_entry *log;
@@ -397,7 +453,8 @@ static void prepage_mm_shutdown(struct prepage_mm *pm)
 
 	mutex_lock(&pm->lock);
 	if (pm->state == PREPAGE_SWITCHING)
-		__prepage_window_close(pm, PREPAGE_CLOSE_GONE);
+		prepage_window_closed(pm, reason,
+				      __prepage_window_close(pm, reason));
 	for_each_prepage_ops(ops, i)
 		prepage_side_free(pm, ops);
 	spin_lock(&pm->log_lock);
@@ -419,14 +476,11 @@ void __prepage_exit_mm(struct mm_struct *mm)
 	struct prepage_mm *pm;
 
 	/*
-	 * Most address spaces never had prepage state: check without the
-	 * lock first. Nobody can create state for @mm any more, since that
-	 * takes a user of @mm and the last one is gone.
+	 * Most address spaces never had prepage state: their flag is clear.
+	 * Nobody can create state for @mm any more, since that takes a user
+	 * of @mm and the last one is gone.
 	 */
-	rcu_read_lock();
-	pm = prepage_mm_find(mm);
-	rcu_read_unlock();
-	if (!pm)
+	if (!test_bit(MMF_PREPAGE, &mm->flags))
 		return;
 
 	spin_lock(&prepage_slots_lock);
@@ -435,7 +489,7 @@ void __prepage_exit_mm(struct mm_struct *mm)
 		prepage_mm_unhash(pm);
 	spin_unlock(&prepage_slots_lock);
 	if (pm) {
-		prepage_mm_shutdown(pm);
+		prepage_mm_shutdown(pm, PREPAGE_CLOSE_EXIT);
 		prepage_mm_put(pm);
 	}
 }
@@ -510,7 +564,9 @@ int prepage_window_open(struct prepage_mm *pm)
 			goto out;
 	}
 	if (pm->state == PREPAGE_SWITCHING) {
-		__prepage_window_close(pm, PREPAGE_CLOSE_RESTART);
+		prepage_window_closed(pm, PREPAGE_CLOSE_RESTART,
+				      __prepage_window_close(pm,
+							     PREPAGE_CLOSE_RESTART));
 		prepage_stat_add(pm, PREPAGE_STAT_RESTARTS, 1);
 		restart = true;
 	}
@@ -533,6 +589,8 @@ int prepage_window_open(struct prepage_mm *pm)
 		atomic_set(&pm->budget_spent, 0);
 		atomic_set(&pm->nomem_stopped, 0);
 	}
+	for (i = 0; i < NR_PREPAGE_STAT; i++)
+		pm->window_stat[i] = prepage_stat_read(pm, i);
 	pm->prepage_start = ktime_get_ns();
 	WRITE_ONCE(pm->last_prepage_ns, 0);
 	for_each_prepage_ops(ops, i)
@@ -569,6 +627,7 @@ int prepage_window_close(struct prepage_mm *pm)
 	for_each_prepage_ops(ops, i)
 		if (pm->side[i])
 			ops->window_close(pm, pm->log, nr);
+	prepage_window_closed(pm, PREPAGE_CLOSE_END, nr);
 	mutex_unlock(&pm->lock);
 	return 0;
 }
@@ -591,7 +650,9 @@ int prepage_reset(struct prepage_mm *pm)
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
 	if (pm->state == PREPAGE_SWITCHING)
-		__prepage_window_close(pm, PREPAGE_CLOSE_RESET);
+		prepage_window_closed(pm, PREPAGE_CLOSE_RESET,
+				      __prepage_window_close(pm,
+							     PREPAGE_CLOSE_RESET));
 	for_each_prepage_ops(ops, i) {
 		if (!pm->side[i])
 			continue;
@@ -696,7 +757,7 @@ void prepage_log(enum prepage_log_kind kind, const void *key,
 	struct prepage_mm *pm;
 
 	if (!atomic_read(&prepage_nr_switching) || !mm ||
-	    (current->flags & PF_KTHREAD))
+	    !test_bit(MMF_PREPAGE, &mm->flags) || (current->flags & PF_KTHREAD))
 		return;
 	rcu_read_lock();
 	pm = prepage_mm_find(mm);
@@ -772,7 +833,7 @@ void prepage_disable(void)
 	spin_unlock(&prepage_slots_lock);
 
 	list_for_each_entry_safe(pm, next, &dead, slot.mm_node) {
-		prepage_mm_shutdown(pm);
+		prepage_mm_shutdown(pm, PREPAGE_CLOSE_DISABLED);
 		prepage_mm_put(pm);
 	}
 	/*
@@ -787,6 +848,7 @@ void prepage_disable(void)
 
 static int __init prepage_init(void)
 {
+	BUILD_BUG_ON(MMF_PREPAGE >= BITS_PER_LONG);
 	prepage_mm_cache = KMEM_CACHE(prepage_mm, SLAB_ACCOUNT);
 	if (!prepage_mm_cache)
 		pr_warn("cannot allocate its cache; prepage stays disabled\n");

@@ -110,13 +110,14 @@ struct prepage_file_table {
 /**
  * struct prepage_file_mm - the file side of an address space's state
  * @table:	the file tables
- * @stop:	tells the file prepagers to stop (written under the state's
- *		lock)
+ * @stop:	tells the file prepagers to stop, and why: 0, or an &enum
+ *		prepage_stop_reason of the window closing or the table being
+ *		replaced (written under the state's lock)
  * @prepaging:	file prepager works queued or running
  */
 struct prepage_file_mm {
 	struct prepage_file_table table;
-	bool stop;
+	u8 stop;
 	atomic_t prepaging;
 };
 
@@ -591,6 +592,44 @@ static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f)
  * prepaged and not used leave it. @f is NULL for a file not in the
  * tables, whose misses still count.
  */
+/*
+ * Fire the table events of @f for the pages of @set that join its target
+ * (@promote), or that leave it: those not in it now, or in it now.
+ */
+static void prepage_file_trace_table(struct prepage_mm *pm,
+				     struct prepage_file *f,
+				     const struct prepage_extents *set,
+				     bool promote)
+{
+	struct prepage_extents in = {};
+	struct prepage_extent *e;
+	unsigned int i;
+	int err;
+
+	err = prepage_extents_intersect(&in, set, &f->target);
+	if (!err && promote) {
+		/* @set less what is in the target already. */
+		struct prepage_extents new = {};
+
+		err = prepage_extents_intersect(&new, set, set) ?:
+		      prepage_extents_subtract(&new, &in);
+		prepage_extents_destroy(&in);
+		in = new;
+	}
+	for (i = 0; !err && i < in.nr; i++) {
+		e = &in.ext[i];
+		if (promote)
+			trace_prepage_file_promote(pm->slot.mm, pm->pid,
+						   file_inode(f->file),
+						   e->start, e->nr);
+		else
+			trace_prepage_file_evict(pm->slot.mm, pm->pid,
+						 file_inode(f->file),
+						 e->start, e->nr);
+	}
+	prepage_extents_destroy(&in);
+}
+
 static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 				 const struct prepage_extents *accessed,
 				 const struct prepage_extents *added)
@@ -616,6 +655,8 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	prepage_extents_destroy(&missed);
 
 	prepage_extents_intersect(&used, accessed, &f->candidates);
+	if (trace_prepage_file_promote_enabled())
+		prepage_file_trace_table(pm, f, &used, true);
 	for (i = 0; i < used.nr && f->target.nr < max; i++)
 		prepage_extents_add(&f->target, used.ext[i].start,
 				    used.ext[i].nr);
@@ -629,6 +670,8 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	 * log was full: then it may have been, and the target keeps it.
 	 */
 	if (!prepage_extents_subtract(&f->prepaged, accessed)) {
+		if (!pm->log_dropped && trace_prepage_file_evict_enabled())
+			prepage_file_trace_table(pm, f, &f->prepaged, false);
 		for (i = 0; !pm->log_dropped && i < f->prepaged.nr &&
 		     f->target.nr < max; i++)
 			prepage_extents_remove(&f->target,
@@ -876,6 +919,9 @@ static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 
 		force_page_cache_ra(&ractl, min(step, nr - done));
 	}
+	trace_prepage_file_extent(f->pm->slot.mm, f->pm->pid,
+				  file_inode(f->file), index, nr,
+				  f->nr_prepaged - before);
 	prepage_budget_give(f->pm, nr - min(nr, f->nr_prepaged - before));
 	return READ_ONCE(prepage_file_mm(f->pm)->stop) ? 0 : nr;
 }
@@ -947,13 +993,15 @@ static int prepage_file_pass(struct prepage_file *f, bool data, pgoff_t gap,
 static enum prepage_stop_reason prepage_file_stop_reason(struct prepage_file *f,
 							 int ret)
 {
+	u8 stop = READ_ONCE(prepage_file_mm(f->pm)->stop);
+
 	if (ret > 0)
 		return PREPAGE_STOP_DONE;
 	if (f->nomem)
 		return PREPAGE_STOP_NOMEM;
-	if (ret < 0 || READ_ONCE(prepage_file_mm(f->pm)->stop))
-		return PREPAGE_STOP_CLOSED;
-	return PREPAGE_STOP_BUDGET;
+	if (stop)
+		return stop;
+	return ret < 0 ? PREPAGE_STOP_END : PREPAGE_STOP_BUDGET;
 }
 
 /*
@@ -1039,7 +1087,7 @@ static void prepage_file_start(struct prepage_mm *pm)
 
 	lockdep_assert_held(&pm->lock);
 
-	WRITE_ONCE(fm->stop, false);
+	WRITE_ONCE(fm->stop, 0);
 	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
 		if (!f->target.nr || !f->worker)
 			continue;
@@ -1063,7 +1111,9 @@ static void prepage_file_stop(struct prepage_mm *pm)
 
 	lockdep_assert_held(&pm->lock);
 
-	WRITE_ONCE(prepage_file_mm(pm)->stop, true);
+	/* The core says why before it stops the prepagers. */
+	WRITE_ONCE(prepage_file_mm(pm)->stop,
+		   pm->stop_reason ?: PREPAGE_STOP_END);
 	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
 		if (!f->worker || !kthread_cancel_work_sync(&f->work))
 			continue;
@@ -1072,7 +1122,7 @@ static void prepage_file_stop(struct prepage_mm *pm)
 			trace_prepage_file_done(pm->slot.mm, pm->pid,
 						file_inode(f->file),
 						f->nr_prepaged,
-						PREPAGE_STOP_CLOSED);
+						prepage_file_mm(pm)->stop);
 		prepage_file_worker_done(pm);
 	}
 }
@@ -1112,6 +1162,7 @@ static void *prepage_file_table_swap(struct prepage_mm *pm, void *table)
 
 	lockdep_assert_held(&pm->lock);
 
+	pm->stop_reason = PREPAGE_STOP_TABLE;
 	prepage_file_stop(pm);
 	prepage_file_window_discard(pm);
 	prepage_file_table_init(&old);

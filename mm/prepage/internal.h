@@ -157,6 +157,11 @@ enum prepage_side {
  * @window_start:	ktime_get_ns() when the current window opened
  * @pid:		the process that owned the address space when the
  *			last window opened, for the events
+ * @stop_reason:	why the prepagers were last stopped, &enum
+ *			prepage_stop_reason, for their events; set under
+ *			@lock before a backend's &prepage_ops.stop
+ * @window_stat:	@stat when the current window opened, for the
+ *			window's counts in its close event
  * @last_window_ns:	duration of the last window that was closed
  * @side:		each backend's state for this address space, by
  *			&enum prepage_side, or NULL: made the first time
@@ -193,16 +198,7 @@ enum prepage_side {
  * Whoever holds a reference may use it. The access hooks find it under
  * RCU and only take @log_lock.
  *
- * Locking, outermost first: prepage_admin_lock (enabling and disabling
- * prepage; held while disabling shuts every state down), then
- * prepage_slots_lock (the hash) or @lock, then the mmap lock or a VMA
- * lock of the address space, then the page table locks; @log_lock
- * innermost: the access hooks take it in fault and read paths, under any
- * of the others, and nothing is taken under it. The prepage threads
- * never take @lock: every writer of what they read (the tables, the
- * plan) stops them and waits for them under @lock first. So whoever
- * holds @lock also waits for the prepage threads' work, and what they
- * wait for (I/O, memory, the app's mmap lock) must never wait for @lock.
+ * Locking: see the lock order at the top of core.c.
  */
 struct prepage_mm {
 	struct mm_slot slot;
@@ -213,6 +209,8 @@ struct prepage_mm {
 	bool dead;
 	u64 window_start;
 	pid_t pid;
+	u8 stop_reason;
+	unsigned long window_stat[NR_PREPAGE_STAT];
 	u64 last_window_ns;
 	void *side[PREPAGE_NR_SIDES];
 	spinlock_t log_lock;	/* protects the log, see above */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * prepage per-process interface: /proc/<pid>/prepage, prepage_table and
- * prepage_stat. fs/proc/base.c opens them (checking PTRACE_MODE_READ over
- * the target, as for /proc/<pid>/mem); this file does the rest.
+ * prepage per-process interface: what /proc/<pid>/prepage, prepage_table
+ * and prepage_stat show, and what writing them does. Their files are
+ * fs/proc/base.c's: it checks PTRACE_MODE_READ over the target, as for
+ * /proc/<pid>/mem, and CAP_SYS_NICE for writes.
  *
  * The interface is ActivityManager's: every write needs CAP_SYS_NICE,
  * also to one's own process. Otherwise a table naming any readable file,
@@ -13,15 +14,12 @@
 
 #define pr_fmt(fmt) "prepage-proc: " fmt
 
-#include <linux/capability.h>
 #include <linux/ctype.h>
 #include <linux/cred.h>
 #include <linux/mm.h>
-#include <linux/pid.h>
 #include <linux/prepage.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
-#include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -33,23 +31,6 @@
 
 /* The largest table, in bytes, a single write may load. */
 #define PREPAGE_TABLE_MAX_BYTES	SZ_4M
-
-/**
- * struct prepage_proc - an open prepage file
- * @mm:		the address space, held by an mm_count reference
- * @pid:	the process, whose credentials table files are opened with
- * @which:	&enum prepage_proc_file
- * @flags:	%PREPAGE_PROC_LOADED: a table was loaded through this open
- *		file (or is being loaded)
- */
-struct prepage_proc {
-	struct mm_struct *mm;
-	struct pid *pid;
-	enum prepage_proc_file which;
-	unsigned long flags;
-};
-
-#define PREPAGE_PROC_LOADED	0
 
 /*
  * The state of @mm for a reader: locked, or NULL when there is none (the
@@ -88,10 +69,16 @@ static void prepage_sizes_show(struct seq_file *m, struct prepage_mm *pm)
 			ops->sizes_show(m, pm);
 }
 
-static int prepage_ctl_show(struct seq_file *m, void *v)
+/**
+ * prepage_show_state() - show /proc/<pid>/prepage
+ * @m:	the seq_file
+ * @mm:	the address space, held by an mm_count reference
+ *
+ * Return: 0, or -EINTR on a fatal signal.
+ */
+int prepage_show_state(struct seq_file *m, struct mm_struct *mm)
 {
-	struct prepage_proc *pp = m->private;
-	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
+	struct prepage_mm *pm = prepage_proc_lock(mm);
 	bool switching = false, prepaging = false;
 
 	if (IS_ERR(pm))
@@ -107,10 +94,17 @@ static int prepage_ctl_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int prepage_table_show(struct seq_file *m, void *v)
+/**
+ * prepage_show_tables() - show /proc/<pid>/prepage_table: the tables, as
+ * lines that can be written back
+ * @m:	the seq_file
+ * @mm:	the address space, held by an mm_count reference
+ *
+ * Return: 0, or -EINTR on a fatal signal.
+ */
+int prepage_show_tables(struct seq_file *m, struct mm_struct *mm)
 {
-	struct prepage_proc *pp = m->private;
-	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
+	struct prepage_mm *pm = prepage_proc_lock(mm);
 	const struct prepage_ops *ops;
 	unsigned int i;
 
@@ -147,11 +141,18 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_ANON_LATE]	= "anon_late",
 };
 
-static int prepage_stat_show(struct seq_file *m, void *v)
+/**
+ * prepage_show_stat() - show /proc/<pid>/prepage_stat: the counters, one
+ * "key value" a line
+ * @m:	the seq_file
+ * @mm:	the address space, held by an mm_count reference
+ *
+ * Return: 0, or -EINTR on a fatal signal.
+ */
+int prepage_show_stat(struct seq_file *m, struct mm_struct *mm)
 {
-	struct prepage_proc *pp = m->private;
 	unsigned long stat[NR_PREPAGE_STAT] = {};
-	struct prepage_mm *pm = prepage_proc_lock(pp->mm);
+	struct prepage_mm *pm = prepage_proc_lock(mm);
 	u64 window_ns = 0, prepage_ns = 0;
 	const struct prepage_ops *ops;
 	unsigned int i;
@@ -185,90 +186,26 @@ static int prepage_stat_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/**
- * prepage_proc_open() - open a /proc/<pid>/prepage* file
- * @file:	the file
- * @task:	the process the file is of
- * @mm:		its address space; on success the file holds this mm_count
- *		reference until prepage_proc_release()
- * @which:	which file
- *
- * Return: 0 or -ENOMEM.
- */
-int prepage_proc_open(struct file *file, struct task_struct *task,
-		      struct mm_struct *mm, enum prepage_proc_file which)
-{
-	static int (* const show[])(struct seq_file *, void *) = {
-		[PREPAGE_PROC_CTL]	= prepage_ctl_show,
-		[PREPAGE_PROC_TABLE]	= prepage_table_show,
-		[PREPAGE_PROC_STAT]	= prepage_stat_show,
-	};
-	struct prepage_proc *pp;
-	int ret;
-
-	pp = kmalloc(sizeof(*pp), GFP_KERNEL);
-	if (!pp)
-		return -ENOMEM;
-	pp->mm = mm;
-	pp->pid = get_task_pid(task, PIDTYPE_TGID);
-	pp->which = which;
-	pp->flags = 0;
-	ret = single_open(file, show[which], pp);
-	if (ret) {
-		put_pid(pp->pid);
-		kfree(pp);
-	}
-	return ret;
-}
-
-/**
- * prepage_proc_release() - release a /proc/<pid>/prepage* file
- * @inode:	its inode
- * @file:	the file
- *
- * Return: 0.
- */
-int prepage_proc_release(struct inode *inode, struct file *file)
-{
-	struct seq_file *m = file->private_data;
-	struct prepage_proc *pp = m->private;
-
-	mmdrop(pp->mm);
-	put_pid(pp->pid);
-	kfree(pp);
-	return single_release(inode, file);
-}
-
-/*
- * Writers need the PTRACE_MODE_READ checked at open and CAP_SYS_NICE,
- * whatever the target, their own process included (see the top of this
- * file). Checked against the opener's credentials, not those of whoever
- * the file descriptor was passed to.
- */
-static int prepage_proc_may_write(struct file *file)
-{
-	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_NICE))
-		return -EPERM;
-	return 0;
-}
-
 enum prepage_verb { PREPAGE_START, PREPAGE_END, PREPAGE_RESET };
 
-static ssize_t prepage_ctl_write(struct file *file, struct mm_struct *mm,
-				 const char __user *ubuf, size_t count)
+/**
+ * prepage_signal() - a switch signal written to /proc/<pid>/prepage
+ * @mm:		the address space, held by an mm_count reference
+ * @s:		"start" (a switch to the process begins: open a window),
+ *		"end" (it is done: close the window, learn from it) or
+ *		"reset" (drop the tables)
+ *
+ * Context: the writer's capabilities are checked.
+ * Return: 0, or a negative error; see
+ * Documentation/ABI/testing/procfs-prepage.
+ */
+int prepage_signal(struct mm_struct *mm, const char *s)
 {
 	struct prepage_charge charge;
 	struct prepage_mm *pm;
 	enum prepage_verb verb;
-	char buf[16], *s;
 	int err;
 
-	if (!count || count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	s = strim(buf);
 	if (!strcmp(s, "start"))
 		verb = PREPAGE_START;
 	else if (!strcmp(s, "end"))
@@ -278,9 +215,6 @@ static ssize_t prepage_ctl_write(struct file *file, struct mm_struct *mm,
 	else
 		return -EINVAL;
 
-	err = prepage_proc_may_write(file);
-	if (err)
-		return err;
 	if (!mmget_not_zero(mm))
 		return -ESRCH;
 	/* The state, the log and what the window learns are the app's. */
@@ -307,21 +241,7 @@ static ssize_t prepage_ctl_write(struct file *file, struct mm_struct *mm,
 out:
 	prepage_charge_end(&charge);
 	mmput(mm);
-	return err ? err : count;
-}
-
-/* The credentials of @pp's process, referenced, or NULL if it is gone. */
-static const struct cred *prepage_proc_cred(struct prepage_proc *pp)
-{
-	const struct cred *cred = NULL;
-	struct task_struct *task;
-
-	rcu_read_lock();
-	task = pid_task(pp->pid, PIDTYPE_TGID);
-	if (task)
-		cred = get_task_cred(task);
-	rcu_read_unlock();
-	return cred;
+	return err;
 }
 
 /* Whether @buf has a line that is neither empty nor blank. */
@@ -382,24 +302,33 @@ static void prepage_tables_free(void *tables[PREPAGE_NR_SIDES])
 			ops->table_free(tables[i]);
 }
 
-/*
- * Load the table @ubuf of @count bytes into @pp's process: parse it in
- * full, then replace the tables of the backends it has lines of (a table
- * of anon lines only keeps the file tables, and one of file lines only
- * keeps the anonymous table). Return: 0 or a negative error, and then
- * nothing changed.
+/**
+ * prepage_load() - load a table written to /proc/<pid>/prepage_table
+ * @mm:		the address space, held by an mm_count reference
+ * @cred:	the credentials of its process: the files the table names
+ *		are opened with them
+ * @ubuf:	the table, the whole of it
+ * @count:	its size
+ *
+ * Parses the table in full, then replaces the tables of the backends it
+ * has lines of (a table of anon lines only keeps the file tables, and one
+ * of file lines only keeps the anonymous table).
+ *
+ * Context: the writer's capabilities are checked.
+ * Return: 0, or a negative error, and then nothing changed; see
+ * Documentation/ABI/testing/procfs-prepage.
  */
-static int prepage_table_load(struct prepage_proc *pp,
-			      const char __user *ubuf, size_t count)
+int prepage_load(struct mm_struct *mm, const struct cred *cred,
+		 const char __user *ubuf, size_t count)
 {
 	void *tables[PREPAGE_NR_SIDES] = {};
-	struct mm_struct *mm = pp->mm;
 	struct prepage_charge charge;
-	const struct cred *cred;
 	struct prepage_mm *pm;
 	char *buf;
 	int err;
 
+	if (count > PREPAGE_TABLE_MAX_BYTES)
+		return -E2BIG;
 	buf = kvmalloc(count + 1, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return -ENOMEM;
@@ -416,13 +345,7 @@ static int prepage_table_load(struct prepage_proc *pp,
 		kvfree(buf);
 		return -EINVAL;
 	}
-	cred = prepage_proc_cred(pp);
-	if (!cred) {
-		kvfree(buf);
-		return -ESRCH;
-	}
 	if (!mmget_not_zero(mm)) {
-		put_cred(cred);
 		kvfree(buf);
 		return -ESRCH;
 	}
@@ -431,7 +354,6 @@ static int prepage_table_load(struct prepage_proc *pp,
 	/* Opens the files with the app's credentials. */
 	err = prepage_tables_parse(buf, cred, tables);
 	kvfree(buf);
-	put_cred(cred);
 	if (err)
 		goto out;
 
@@ -448,62 +370,4 @@ out:
 	prepage_charge_end(&charge);
 	mmput(mm);
 	return err;
-}
-
-static ssize_t prepage_table_write(struct file *file, struct prepage_proc *pp,
-				   const char __user *ubuf, size_t count)
-{
-	int err;
-
-	if (count > PREPAGE_TABLE_MAX_BYTES)
-		return -E2BIG;
-	err = prepage_proc_may_write(file);
-	if (err)
-		return err;
-	/*
-	 * A table is one write on an open file: a second write would be the
-	 * rest of a table split over several writes (writev(), a small
-	 * stdio buffer), which must not replace the table with its part.
-	 * Reads do not count: the file position is not used.
-	 */
-	if (test_and_set_bit(PREPAGE_PROC_LOADED, &pp->flags))
-		return -EINVAL;
-	err = prepage_table_load(pp, ubuf, count);
-	if (err) {
-		/* Nothing changed: the writer may try again. */
-		clear_bit(PREPAGE_PROC_LOADED, &pp->flags);
-		return err;
-	}
-	return count;
-}
-
-/**
- * prepage_proc_write() - write to /proc/<pid>/prepage or prepage_table
- * @file:	the file
- * @ubuf:	what is written
- * @count:	its size
- * @ppos:	the file position
- *
- * prepage takes "start", "end" or "reset"; prepage_table takes a whole
- * table in one write per open file: it replaces the file tables if it
- * has file lines, and the anonymous table if it has "anon" lines. Either
- * is checked in full before anything changes.
- *
- * Return: @count, or a negative error; see
- * Documentation/ABI/testing/procfs-prepage.
- */
-ssize_t prepage_proc_write(struct file *file, const char __user *ubuf,
-			   size_t count, loff_t *ppos)
-{
-	struct seq_file *m = file->private_data;
-	struct prepage_proc *pp = m->private;
-
-	switch (pp->which) {
-	case PREPAGE_PROC_CTL:
-		return prepage_ctl_write(file, pp->mm, ubuf, count);
-	case PREPAGE_PROC_TABLE:
-		return prepage_table_write(file, pp, ubuf, count);
-	default:
-		return -EINVAL;
-	}
 }

@@ -1412,7 +1412,7 @@ static void record_line(char *line)
 			rec.window++;
 			return;
 		}
-		/* reset or gone: the window's accesses are not counted */
+		/* reset, exit or disabled: its accesses are not counted */
 		record_discard();
 		return;
 	}

@@ -14,26 +14,39 @@
 #include <linux/tracepoint.h>
 #include <linux/mm_types.h>
 
+/*
+ * Where a swap-in fault found its data, &enum anon_swapin_source, with
+ * the name the events print:
+ * ANON_SWAPIN_CACHE: the folio was in the swap cache; no read was issued
+ *	by this fault, though it may have waited for one in flight.
+ * ANON_SWAPIN_SYNC: read synchronously, bypassing the swap cache (a
+ *	SWP_SYNCHRONOUS_IO device such as zram: this is the decompression).
+ * ANON_SWAPIN_READAHEAD: read through the swap cache with swap readahead.
+ */
+#define ANON_SWAPIN_SOURCES					\
+	EM(ANON_SWAPIN_CACHE,		"cache")		\
+	EM(ANON_SWAPIN_SYNC,		"sync")			\
+	EMe(ANON_SWAPIN_READAHEAD,	"readahead")
+
 #ifndef __ANON_SWAPIN_SOURCE_ONCE
 #define __ANON_SWAPIN_SOURCE_ONCE
-/**
- * enum anon_swapin_source - where a swap-in fault found its data
- * @ANON_SWAPIN_CACHE: the folio was in the swap cache; no read was issued
- *	by this fault, though it may have waited for one in flight.
- * @ANON_SWAPIN_SYNC: read synchronously, bypassing the swap cache (a
- *	SWP_SYNCHRONOUS_IO device such as zram: this is the decompression).
- * @ANON_SWAPIN_READAHEAD: read through the swap cache with swap readahead.
- */
-enum anon_swapin_source {
-	ANON_SWAPIN_CACHE,
-	ANON_SWAPIN_SYNC,
-	ANON_SWAPIN_READAHEAD,
-};
+#undef EM
+#undef EMe
+#define EM(a, b)	a,
+#define EMe(a, b)	a
+enum anon_swapin_source { ANON_SWAPIN_SOURCES };
 #endif
 
-TRACE_DEFINE_ENUM(ANON_SWAPIN_CACHE);
-TRACE_DEFINE_ENUM(ANON_SWAPIN_SYNC);
-TRACE_DEFINE_ENUM(ANON_SWAPIN_READAHEAD);
+#undef EM
+#undef EMe
+#define EM(a, b)	TRACE_DEFINE_ENUM(a);
+#define EMe(a, b)	TRACE_DEFINE_ENUM(a);
+ANON_SWAPIN_SOURCES
+
+#undef EM
+#undef EMe
+#define EM(a, b)	{ a, b },
+#define EMe(a, b)	{ a, b }
 
 /**
  * mm_anon_fault - a first-touch fault mapped fresh anonymous memory
@@ -122,10 +135,7 @@ TRACE_EVENT(mm_anon_swapin,
 	TP_printk("mm=%p address=0x%lx nr_pages=%u swap=%u:0x%lx write=%d sync=%d source=%s",
 		__entry->mm, __entry->address, __entry->nr_pages,
 		__entry->type, __entry->offset, __entry->write, __entry->sync,
-		__print_symbolic(__entry->source,
-				 { ANON_SWAPIN_CACHE,		"cache" },
-				 { ANON_SWAPIN_SYNC,		"sync" },
-				 { ANON_SWAPIN_READAHEAD,	"readahead" }))
+		__print_symbolic(__entry->source, ANON_SWAPIN_SOURCES))
 );
 
 #endif /* _TRACE_ANON_H */

@@ -17,65 +17,93 @@
 #include <linux/tracepoint.h>
 #include <linux/types.h>
 
+/*
+ * Why a switch window closed, &enum prepage_close_reason, with the name
+ * the events print:
+ * PREPAGE_CLOSE_END: "end" was written: the window is counted and
+ *	learned from.
+ * PREPAGE_CLOSE_RESTART: "start" was written in the window: its log is
+ *	dropped, what was prepaged goes on in the new window.
+ * PREPAGE_CLOSE_RESET: "reset" was written in the window: discarded.
+ * PREPAGE_CLOSE_EXIT: the address space went away.
+ * PREPAGE_CLOSE_DISABLED: prepage was disabled.
+ */
+#define PREPAGE_CLOSE_REASONS					\
+	EM(PREPAGE_CLOSE_END,		"end")			\
+	EM(PREPAGE_CLOSE_RESTART,	"restart")		\
+	EM(PREPAGE_CLOSE_RESET,		"reset")		\
+	EM(PREPAGE_CLOSE_EXIT,		"exit")			\
+	EMe(PREPAGE_CLOSE_DISABLED,	"disabled")
+
+/*
+ * Why prepage threads stopped for a window, &enum prepage_stop_reason,
+ * with the name the events print:
+ * PREPAGE_STOP_DONE: they covered everything they were to cover.
+ * PREPAGE_STOP_BUDGET: the window's max_switch_kbytes was spent.
+ * PREPAGE_STOP_NOMEM: no memory to plan the window or to record what
+ *	they prepaged.
+ * PREPAGE_STOP_END, PREPAGE_STOP_RESTART, PREPAGE_STOP_RESET,
+ * PREPAGE_STOP_EXIT, PREPAGE_STOP_DISABLED: the window closed first, for
+ *	that &enum prepage_close_reason.
+ * PREPAGE_STOP_TABLE: the table they worked from was replaced first.
+ * Every reason but PREPAGE_STOP_DONE is non-zero.
+ */
+#define PREPAGE_STOP_REASONS					\
+	EM(PREPAGE_STOP_DONE,		"done")			\
+	EM(PREPAGE_STOP_BUDGET,		"budget")		\
+	EM(PREPAGE_STOP_NOMEM,		"nomem")		\
+	EM(PREPAGE_STOP_END,		"end")			\
+	EM(PREPAGE_STOP_RESTART,	"restart")		\
+	EM(PREPAGE_STOP_RESET,		"reset")		\
+	EM(PREPAGE_STOP_EXIT,		"exit")			\
+	EM(PREPAGE_STOP_DISABLED,	"disabled")		\
+	EMe(PREPAGE_STOP_TABLE,		"table")
+
 #ifndef __PREPAGE_TRACE_ONCE
 #define __PREPAGE_TRACE_ONCE
-/**
- * enum prepage_close_reason - why a switch window closed
- * @PREPAGE_CLOSE_END: "end" was written: the window is counted and
- *	learned from
- * @PREPAGE_CLOSE_RESTART: "start" was written in the window: its log is
- *	dropped, what was prepaged goes on in the new window
- * @PREPAGE_CLOSE_RESET: "reset" was written in the window: discarded
- * @PREPAGE_CLOSE_GONE: the address space went away, or prepage was
- *	disabled
- */
-enum prepage_close_reason {
-	PREPAGE_CLOSE_END,
-	PREPAGE_CLOSE_RESTART,
-	PREPAGE_CLOSE_RESET,
-	PREPAGE_CLOSE_GONE,
-};
+#undef EM
+#undef EMe
+#define EM(a, b)	a,
+#define EMe(a, b)	a
+enum prepage_close_reason { PREPAGE_CLOSE_REASONS };
+enum prepage_stop_reason { PREPAGE_STOP_REASONS };
 
-/**
- * enum prepage_stop_reason - why prepage threads stopped for a window
- * @PREPAGE_STOP_DONE: they covered everything they were to cover
- * @PREPAGE_STOP_BUDGET: the window's max_switch_kbytes was spent
- * @PREPAGE_STOP_CLOSED: the window closed, or its table was replaced,
- *	before they were done
- * @PREPAGE_STOP_NOMEM: no memory to plan the window or to record what
- *	they prepaged
- */
-enum prepage_stop_reason {
-	PREPAGE_STOP_DONE,
-	PREPAGE_STOP_BUDGET,
-	PREPAGE_STOP_CLOSED,
-	PREPAGE_STOP_NOMEM,
-};
+/* The stop reason of prepagers whose window closes for @reason. */
+static inline enum prepage_stop_reason
+prepage_stop_reason_of(enum prepage_close_reason reason)
+{
+	return PREPAGE_STOP_END + (reason - PREPAGE_CLOSE_END);
+}
 
+static_assert(PREPAGE_STOP_DISABLED - PREPAGE_STOP_END ==
+	      PREPAGE_CLOSE_DISABLED - PREPAGE_CLOSE_END);
+
+/*
+ * The counts of a window in prepage_window_close, by backend: pages
+ * prepaged, hits and misses of the file side, then of the anonymous side.
+ */
+enum prepage_window_count {
+	PREPAGE_WINDOW_FILE_PREPAGED,
+	PREPAGE_WINDOW_FILE_HIT,
+	PREPAGE_WINDOW_FILE_MISS,
+	PREPAGE_WINDOW_ANON_PREPAGED,
+	PREPAGE_WINDOW_ANON_HIT,
+	PREPAGE_WINDOW_ANON_MISS,
+	PREPAGE_NR_WINDOW_COUNTS,
+};
 #endif /* __PREPAGE_TRACE_ONCE */
 
-TRACE_DEFINE_ENUM(PREPAGE_CLOSE_END);
-TRACE_DEFINE_ENUM(PREPAGE_CLOSE_RESTART);
-TRACE_DEFINE_ENUM(PREPAGE_CLOSE_RESET);
-TRACE_DEFINE_ENUM(PREPAGE_CLOSE_GONE);
-TRACE_DEFINE_ENUM(PREPAGE_STOP_DONE);
-TRACE_DEFINE_ENUM(PREPAGE_STOP_BUDGET);
-TRACE_DEFINE_ENUM(PREPAGE_STOP_CLOSED);
-TRACE_DEFINE_ENUM(PREPAGE_STOP_NOMEM);
+#undef EM
+#undef EMe
+#define EM(a, b)	TRACE_DEFINE_ENUM(a);
+#define EMe(a, b)	TRACE_DEFINE_ENUM(a);
+PREPAGE_CLOSE_REASONS
+PREPAGE_STOP_REASONS
 
-#define show_prepage_close_reason(reason)				\
-	__print_symbolic(reason,					\
-		{ PREPAGE_CLOSE_END,		"end" },		\
-		{ PREPAGE_CLOSE_RESTART,	"restart" },		\
-		{ PREPAGE_CLOSE_RESET,		"reset" },		\
-		{ PREPAGE_CLOSE_GONE,		"gone" })
-
-#define show_prepage_stop_reason(reason)				\
-	__print_symbolic(reason,					\
-		{ PREPAGE_STOP_DONE,		"done" },		\
-		{ PREPAGE_STOP_BUDGET,		"budget" },		\
-		{ PREPAGE_STOP_CLOSED,		"closed" },		\
-		{ PREPAGE_STOP_NOMEM,		"nomem" })
+#undef EM
+#undef EMe
+#define EM(a, b)	{ a, b },
+#define EMe(a, b)	{ a, b }
 
 /**
  * prepage_window_open - a switch window opened ("start")
@@ -115,14 +143,17 @@ TRACE_EVENT(prepage_window_open,
  * @logged: the entries of its access log (runs of pages)
  * @dropped: accesses were not logged: the log was full, or the window
  *	was restarted
+ * @counts: the window's counts, by &enum prepage_window_count: the pages
+ *	prepaged while it was open, and the hits and misses counted when
+ *	it closed (with @reason end; none otherwise)
  */
 TRACE_EVENT(prepage_window_close,
 
 	TP_PROTO(struct mm_struct *mm, pid_t pid,
 		 enum prepage_close_reason reason, u64 duration_ns,
-		 unsigned int logged, bool dropped),
+		 unsigned int logged, bool dropped, const unsigned long *counts),
 
-	TP_ARGS(mm, pid, reason, duration_ns, logged, dropped),
+	TP_ARGS(mm, pid, reason, duration_ns, logged, dropped, counts),
 
 	TP_STRUCT__entry(
 		__field(const void *, mm)
@@ -131,6 +162,12 @@ TRACE_EVENT(prepage_window_close,
 		__field(u64, duration_ns)
 		__field(unsigned int, logged)
 		__field(bool, dropped)
+		__field(unsigned long, file_prepaged)
+		__field(unsigned long, file_hit)
+		__field(unsigned long, file_miss)
+		__field(unsigned long, anon_prepaged)
+		__field(unsigned long, anon_hit)
+		__field(unsigned long, anon_miss)
 	),
 
 	TP_fast_assign(
@@ -140,12 +177,20 @@ TRACE_EVENT(prepage_window_close,
 		__entry->duration_ns = duration_ns;
 		__entry->logged = logged;
 		__entry->dropped = dropped;
+		__entry->file_prepaged = counts[PREPAGE_WINDOW_FILE_PREPAGED];
+		__entry->file_hit = counts[PREPAGE_WINDOW_FILE_HIT];
+		__entry->file_miss = counts[PREPAGE_WINDOW_FILE_MISS];
+		__entry->anon_prepaged = counts[PREPAGE_WINDOW_ANON_PREPAGED];
+		__entry->anon_hit = counts[PREPAGE_WINDOW_ANON_HIT];
+		__entry->anon_miss = counts[PREPAGE_WINDOW_ANON_MISS];
 	),
 
-	TP_printk("mm=%p pid=%d reason=%s duration_ns=%llu logged=%u dropped=%d",
+	TP_printk("mm=%p pid=%d reason=%s duration_ns=%llu logged=%u dropped=%d file_prepaged=%lu file_hit=%lu file_miss=%lu anon_prepaged=%lu anon_hit=%lu anon_miss=%lu",
 		__entry->mm, __entry->pid,
-		show_prepage_close_reason(__entry->reason),
-		__entry->duration_ns, __entry->logged, __entry->dropped)
+		__print_symbolic(__entry->reason, PREPAGE_CLOSE_REASONS),
+		__entry->duration_ns, __entry->logged, __entry->dropped,
+		__entry->file_prepaged, __entry->file_hit, __entry->file_miss,
+		__entry->anon_prepaged, __entry->anon_hit, __entry->anon_miss)
 );
 
 /**
@@ -185,7 +230,7 @@ TRACE_EVENT(prepage_file_done,
 	TP_printk("mm=%p pid=%d dev=%d:%d ino=%lx prepaged=%lu reason=%s",
 		__entry->mm, __entry->pid, MAJOR(__entry->s_dev),
 		MINOR(__entry->s_dev), __entry->i_ino, __entry->prepaged,
-		show_prepage_stop_reason(__entry->reason))
+		__print_symbolic(__entry->reason, PREPAGE_STOP_REASONS))
 );
 
 /**
@@ -219,7 +264,184 @@ TRACE_EVENT(prepage_anon_done,
 
 	TP_printk("mm=%p pid=%d prepaged=%lu reason=%s",
 		__entry->mm, __entry->pid, __entry->prepaged,
-		show_prepage_stop_reason(__entry->reason))
+		__print_symbolic(__entry->reason, PREPAGE_STOP_REASONS))
+);
+
+/**
+ * prepage_file_extent - a file prepage thread read a range of a file
+ * @mm: the app's address space, printed hashed; only an identity
+ * @pid: the process that owns it
+ * @inode: the file
+ * @index: the first page of the range
+ * @nr: its pages, as many as the window's budget granted
+ * @added: of those, the pages that were not cached and were added to the
+ *	page cache (the read of the others was not issued)
+ */
+TRACE_EVENT(prepage_file_extent,
+
+	TP_PROTO(struct mm_struct *mm, pid_t pid, struct inode *inode,
+		 pgoff_t index, unsigned long nr, unsigned long added),
+
+	TP_ARGS(mm, pid, inode, index, nr, added),
+
+	TP_STRUCT__entry(
+		__field(const void *, mm)
+		__field(pid_t, pid)
+		__field(dev_t, s_dev)
+		__field(unsigned long, i_ino)
+		__field(pgoff_t, index)
+		__field(unsigned long, nr)
+		__field(unsigned long, added)
+	),
+
+	TP_fast_assign(
+		__entry->mm = mm;
+		__entry->pid = pid;
+		__entry->s_dev = inode->i_sb->s_dev;
+		__entry->i_ino = inode->i_ino;
+		__entry->index = index;
+		__entry->nr = nr;
+		__entry->added = added;
+	),
+
+	TP_printk("mm=%p pid=%d dev=%d:%d ino=%lx index=%lu nr=%lu added=%lu",
+		__entry->mm, __entry->pid, MAJOR(__entry->s_dev),
+		MINOR(__entry->s_dev), __entry->i_ino, __entry->index,
+		__entry->nr, __entry->added)
+);
+
+/**
+ * prepage_anon_batch - an anonymous prepage thread did a batch of a
+ * window's plan
+ * @mm: the app's address space, printed hashed; only an identity
+ * @pid: the process that owns it
+ * @address: the first page of the batch
+ * @last: the last page of the batch
+ * @nr_pages: the target pages in the batch (batch_pages, or fewer at the
+ *	end of the plan)
+ * @prepaged: of those, the pages it swapped in and mapped (the others
+ *	were not swapped out, or it was stopped)
+ */
+TRACE_EVENT(prepage_anon_batch,
+
+	TP_PROTO(struct mm_struct *mm, pid_t pid, unsigned long address,
+		 unsigned long last, unsigned int nr_pages,
+		 unsigned int prepaged),
+
+	TP_ARGS(mm, pid, address, last, nr_pages, prepaged),
+
+	TP_STRUCT__entry(
+		__field(const void *, mm)
+		__field(pid_t, pid)
+		__field(unsigned long, address)
+		__field(unsigned long, last)
+		__field(unsigned int, nr_pages)
+		__field(unsigned int, prepaged)
+	),
+
+	TP_fast_assign(
+		__entry->mm = mm;
+		__entry->pid = pid;
+		__entry->address = address;
+		__entry->last = last;
+		__entry->nr_pages = nr_pages;
+		__entry->prepaged = prepaged;
+	),
+
+	TP_printk("mm=%p pid=%d address=0x%lx last=0x%lx nr_pages=%u prepaged=%u",
+		__entry->mm, __entry->pid, __entry->address, __entry->last,
+		__entry->nr_pages, __entry->prepaged)
+);
+
+/*
+ * A change of a file target table at the close of a window: a range of
+ * pages of a file joined it (promote: candidates the app used) or left it
+ * (evict: pages prepaged for the window that the app did not use).
+ */
+DECLARE_EVENT_CLASS(prepage_file_table,
+
+	TP_PROTO(struct mm_struct *mm, pid_t pid, struct inode *inode,
+		 pgoff_t index, unsigned long nr),
+
+	TP_ARGS(mm, pid, inode, index, nr),
+
+	TP_STRUCT__entry(
+		__field(const void *, mm)
+		__field(pid_t, pid)
+		__field(dev_t, s_dev)
+		__field(unsigned long, i_ino)
+		__field(pgoff_t, index)
+		__field(unsigned long, nr)
+	),
+
+	TP_fast_assign(
+		__entry->mm = mm;
+		__entry->pid = pid;
+		__entry->s_dev = inode->i_sb->s_dev;
+		__entry->i_ino = inode->i_ino;
+		__entry->index = index;
+		__entry->nr = nr;
+	),
+
+	TP_printk("mm=%p pid=%d dev=%d:%d ino=%lx index=%lu nr=%lu",
+		__entry->mm, __entry->pid, MAJOR(__entry->s_dev),
+		MINOR(__entry->s_dev), __entry->i_ino, __entry->index,
+		__entry->nr)
+);
+
+DEFINE_EVENT(prepage_file_table, prepage_file_promote,
+	TP_PROTO(struct mm_struct *mm, pid_t pid, struct inode *inode,
+		 pgoff_t index, unsigned long nr),
+	TP_ARGS(mm, pid, inode, index, nr)
+);
+
+DEFINE_EVENT(prepage_file_table, prepage_file_evict,
+	TP_PROTO(struct mm_struct *mm, pid_t pid, struct inode *inode,
+		 pgoff_t index, unsigned long nr),
+	TP_ARGS(mm, pid, inode, index, nr)
+);
+
+/*
+ * A change of the anonymous table at the close of a window, page by page:
+ * promote (a candidate the app used becomes a target), demote (a target
+ * it did not use goes back to being a candidate) and evict (an entry
+ * unused for anon_timeout windows leaves the table).
+ */
+DECLARE_EVENT_CLASS(prepage_anon_table,
+
+	TP_PROTO(struct mm_struct *mm, pid_t pid, unsigned long address),
+
+	TP_ARGS(mm, pid, address),
+
+	TP_STRUCT__entry(
+		__field(const void *, mm)
+		__field(pid_t, pid)
+		__field(unsigned long, address)
+	),
+
+	TP_fast_assign(
+		__entry->mm = mm;
+		__entry->pid = pid;
+		__entry->address = address;
+	),
+
+	TP_printk("mm=%p pid=%d address=0x%lx",
+		__entry->mm, __entry->pid, __entry->address)
+);
+
+DEFINE_EVENT(prepage_anon_table, prepage_anon_promote,
+	TP_PROTO(struct mm_struct *mm, pid_t pid, unsigned long address),
+	TP_ARGS(mm, pid, address)
+);
+
+DEFINE_EVENT(prepage_anon_table, prepage_anon_demote,
+	TP_PROTO(struct mm_struct *mm, pid_t pid, unsigned long address),
+	TP_ARGS(mm, pid, address)
+);
+
+DEFINE_EVENT(prepage_anon_table, prepage_anon_evict,
+	TP_PROTO(struct mm_struct *mm, pid_t pid, unsigned long address),
+	TP_ARGS(mm, pid, address)
 );
 
 #endif /* _TRACE_PREPAGE_H */
