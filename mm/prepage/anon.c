@@ -813,7 +813,10 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 
 /* ---- the anonymous prepager ---------------------------------------------- */
 
-/* Created by prepage_anon_workers_init(); never destroyed. */
+/*
+ * Created by prepage_anon_workers_init() when prepage is enabled, destroyed
+ * by prepage_anon_workers_exit() when it is disabled.
+ */
 static struct kthread_worker *prepage_anon_workers[PREPAGE_MAX_ANON_WORKERS];
 static unsigned int prepage_nr_anon_workers;
 
@@ -821,8 +824,8 @@ static unsigned int prepage_nr_anon_workers;
  * prepage_anon_workers_init() - start the anonymous prepager threads
  *
  * One SCHED_IDLE thread per possible CPU, up to %PREPAGE_MAX_ANON_WORKERS.
- * The first call starts them; later calls do nothing. Called with the
- * lock that serializes enabling prepage.
+ * The first call starts them; later calls do nothing until they are
+ * destroyed. Called with the lock that serializes enabling prepage.
  *
  * Return: 0, or the error of creating the first thread.
  */
@@ -839,6 +842,18 @@ static int prepage_anon_workers_init(void)
 		return nr;
 	prepage_nr_anon_workers = nr;
 	return 0;
+}
+
+/**
+ * prepage_anon_workers_exit() - destroy the anonymous prepager threads
+ *
+ * Called with the lock that serializes enabling prepage, once no address
+ * space has prepage state.
+ */
+static void prepage_anon_workers_exit(void)
+{
+	prepage_workers_destroy(prepage_anon_workers, prepage_nr_anon_workers);
+	prepage_nr_anon_workers = 0;
 }
 
 /* VMAs whose pages the prepager must not fault in. */
@@ -1487,6 +1502,7 @@ static const struct prepage_ops prepage_anon_ops = {
 	.stat_miss	= PREPAGE_STAT_ANON_MISS,
 	.attrs		= &prepage_anon_attr_group,
 	.workers_init	= prepage_anon_workers_init,
+	.workers_exit	= prepage_anon_workers_exit,
 	.state_new	= prepage_anon_state_new,
 	.state_free	= prepage_anon_state_free,
 	.start		= prepage_anon_start,

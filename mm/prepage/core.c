@@ -39,6 +39,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/wait_bit.h>
 
 #include "internal.h"
 
@@ -63,6 +64,11 @@ static bool prepage_on;
 /* Serializes prepage_enable() and prepage_disable(). */
 static DEFINE_MUTEX(prepage_admin_lock);
 static struct kmem_cache *prepage_mm_cache;
+/*
+ * States their exiting address spaces unhashed and are shutting down:
+ * prepage_disable() waits for them before it destroys the prepagers.
+ */
+static atomic_t prepage_exiting = ATOMIC_INIT(0);
 /* Address spaces in a switch window: the access hooks return at once at 0. */
 static atomic_t prepage_nr_switching = ATOMIC_INIT(0);
 
@@ -485,12 +491,16 @@ void __prepage_exit_mm(struct mm_struct *mm)
 
 	spin_lock(&prepage_slots_lock);
 	pm = prepage_mm_find(mm);
-	if (pm)
+	if (pm) {
 		prepage_mm_unhash(pm);
+		atomic_inc(&prepage_exiting);
+	}
 	spin_unlock(&prepage_slots_lock);
 	if (pm) {
 		prepage_mm_shutdown(pm, PREPAGE_CLOSE_EXIT);
 		prepage_mm_put(pm);
+		if (atomic_dec_and_test(&prepage_exiting))
+			wake_up_var(&prepage_exiting);
 	}
 }
 
@@ -777,10 +787,23 @@ bool prepage_windows_open(void)
 	return atomic_read(&prepage_nr_switching);
 }
 
+/* Destroy the prepagers of every backend; prepage_admin_lock is held. */
+static void prepage_workers_exit(void)
+{
+	const struct prepage_ops *ops;
+	unsigned int i;
+
+	lockdep_assert_held(&prepage_admin_lock);
+
+	for_each_prepage_ops(ops, i)
+		if (ops->workers_exit)
+			ops->workers_exit();
+}
+
 /**
  * prepage_enable() - enable prepage
  *
- * Starts the prepager threads the first time.
+ * Starts the prepager threads.
  *
  * Return: 0, or -ENOMEM if prepage could not be initialized.
  */
@@ -796,6 +819,9 @@ int prepage_enable(void)
 	for_each_prepage_ops(ops, i) {
 		err = ops->workers_init ? ops->workers_init() : 0;
 		if (err) {
+			/* Those of the backends before, unless it was on. */
+			if (!static_key_enabled(&prepage_key))
+				prepage_workers_exit();
 			mutex_unlock(&prepage_admin_lock);
 			return err;
 		}
@@ -814,6 +840,7 @@ int prepage_enable(void)
  * Windows are closed without accounting and tables are dropped. State
  * still referenced by a user lives until that user drops it, but no
  * longer belongs to its address space and takes no new switch or table.
+ * Then the prepager threads are destroyed.
  */
 void prepage_disable(void)
 {
@@ -836,13 +863,15 @@ void prepage_disable(void)
 		prepage_mm_shutdown(pm, PREPAGE_CLOSE_DISABLED);
 		prepage_mm_put(pm);
 	}
+	/* And those its exiting address space unhashed before. */
+	wait_var_event(&prepage_exiting, !atomic_read(&prepage_exiting));
 	/*
-	 * Only once the prepagers of every state shut down here stopped:
-	 * while one runs, the hooks must still tell its reads from the
-	 * app's. (A state its exiting address space shut down itself is
-	 * not waited for.)
+	 * Only once the prepagers of every state stopped: while one runs,
+	 * the hooks must still tell its reads from the app's. Then no work
+	 * is queued on the prepager threads, and none can be.
 	 */
 	static_branch_disable(&prepage_key);
+	prepage_workers_exit();
 	mutex_unlock(&prepage_admin_lock);
 }
 

@@ -778,7 +778,10 @@ static void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm)
 /* Upper bound on SCHED_IDLE prepager threads. */
 #define PREPAGE_MAX_IDLE_WORKERS	8
 
-/* Created by prepage_file_workers_init(); never destroyed. */
+/*
+ * Created by prepage_file_workers_init() when prepage is enabled, destroyed
+ * by prepage_file_workers_exit() when it is disabled.
+ */
 static struct kthread_worker *prepage_big_worker;
 static struct kthread_worker *prepage_idle_workers[PREPAGE_MAX_IDLE_WORKERS];
 static unsigned int prepage_nr_idle_workers;
@@ -787,8 +790,8 @@ static atomic_t prepage_next_idle_worker = ATOMIC_INIT(0);
 /**
  * prepage_file_workers_init() - start the file prepager threads
  *
- * The first call starts them; later calls do nothing. Called with the
- * lock that serializes enabling prepage.
+ * The first call starts them; later calls do nothing until they are
+ * destroyed. Called with the lock that serializes enabling prepage.
  *
  * Return: 0, or the error of creating the first thread.
  */
@@ -811,6 +814,21 @@ static int prepage_file_workers_init(void)
 		prepage_big_worker = prepage_idle_workers[0];
 	}
 	return 0;
+}
+
+/**
+ * prepage_file_workers_exit() - destroy the file prepager threads
+ *
+ * Called with the lock that serializes enabling prepage, once no address
+ * space has prepage state.
+ */
+static void prepage_file_workers_exit(void)
+{
+	if (prepage_big_worker != prepage_idle_workers[0])
+		prepage_workers_destroy(&prepage_big_worker, 1);
+	prepage_workers_destroy(prepage_idle_workers, prepage_nr_idle_workers);
+	prepage_nr_idle_workers = 0;
+	prepage_big_worker = NULL;
 }
 
 static void prepage_file_worker_done(struct prepage_mm *pm)
@@ -1266,6 +1284,7 @@ static const struct prepage_ops prepage_file_ops = {
 	.stat_miss	= PREPAGE_STAT_FILE_MISS,
 	.attrs		= &prepage_file_attr_group,
 	.workers_init	= prepage_file_workers_init,
+	.workers_exit	= prepage_file_workers_exit,
 	.state_new	= prepage_file_state_new,
 	.state_free	= prepage_file_state_free,
 	.start		= prepage_file_start,

@@ -238,8 +238,10 @@ struct prepage_mm {
  *			has none (then no precision or recall is shown)
  * @stat_miss:		its counter of pages the app brought in itself
  * @attrs:		its tunables, in /sys/kernel/mm/prepage/, or NULL
- * @workers_init:	create its prepager threads, when prepage is first
+ * @workers_init:	create its prepager threads, when prepage is
  *			enabled; may be called again, and then does nothing
+ * @workers_exit:	destroy them, when prepage is disabled and no
+ *			address space has prepage state
  * @state_new:		allocate its state for @pm, or return NULL
  * @state_free:		free its state of @pm and everything it holds (the
  *			tables, the plan); its prepagers are stopped
@@ -265,12 +267,12 @@ struct prepage_mm {
  * @sizes_show:		print the sizes of @pm's tables; @pm may be NULL,
  *			or have no state of the backend: all zero then
  *
- * All but @workers_init, @table_owns, @table_new, @table_parse and
- * @table_free are called with &prepage_mm.lock held and the backend's
- * state made, but @sizes_show, which may find no state. A backend
- * without prepagers leaves @workers_init, @start, @stop, @prepaging and
- * @window_discard NULL; one without tables of its own, the @table_
- * callbacks; @sizes_show may be NULL.
+ * All but @workers_init, @workers_exit, @table_owns, @table_new,
+ * @table_parse and @table_free are called with &prepage_mm.lock held and
+ * the backend's state made, but @sizes_show, which may find no state. A
+ * backend without prepagers leaves @workers_init, @workers_exit, @start,
+ * @stop, @prepaging and @window_discard NULL; one without tables of its
+ * own, the @table_ callbacks; @sizes_show may be NULL.
  * Modelled on &struct damon_operations: the core knows each backend
  * only by these.
  */
@@ -283,6 +285,7 @@ struct prepage_ops {
 	enum prepage_stat_item stat_miss;
 	const struct attribute_group *attrs;
 	int (*workers_init)(void);
+	void (*workers_exit)(void);
 	void *(*state_new)(struct prepage_mm *pm);
 	void (*state_free)(struct prepage_mm *pm);
 	void (*start)(struct prepage_mm *pm);

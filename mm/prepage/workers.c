@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * prepage worker threads: the kthread workers the file and anonymous
- * prepagers run on, and the registry of them that prepage_speculative()
- * looks in. See workers.h.
+ * prepagers run on, created when prepage is enabled and destroyed when it
+ * is disabled, and the registry of them that prepage_speculative() looks
+ * in. See workers.h.
  */
 
 #include <linux/bug.h>
@@ -11,6 +12,7 @@
 #include <linux/kthread.h>
 #include <linux/minmax.h>
 #include <linux/prepage.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <uapi/linux/sched/types.h>
 
@@ -18,8 +20,10 @@
 
 /*
  * Every prepage thread, file and anonymous, for __prepage_speculative().
- * Added under the lock that serializes enabling prepage, never removed:
- * the threads live as long as the kernel.
+ * Entries are added and cleared under the lock that serializes enabling
+ * and disabling prepage; readers take no lock, only rcu_read_lock(), so
+ * that a task they compare with was not freed and reused (task_structs
+ * are freed after a grace period).
  */
 #define PREPAGE_MAX_THREADS	32
 static struct task_struct *prepage_threads[PREPAGE_MAX_THREADS];
@@ -27,12 +31,19 @@ static unsigned int prepage_nr_threads;
 
 static void prepage_thread_add(struct task_struct *task)
 {
-	unsigned int nr = prepage_nr_threads;
+	unsigned int i, nr = prepage_nr_threads;
 
+	/* A slot left by a destroyed worker first. */
+	for (i = 0; i < nr; i++) {
+		if (!prepage_threads[i]) {
+			WRITE_ONCE(prepage_threads[i], task);
+			return;
+		}
+	}
 	if (WARN_ON_ONCE(nr >= PREPAGE_MAX_THREADS))
 		return;
-	prepage_threads[nr] = task;
-	/* The entry before the count: readers take no lock. */
+	WRITE_ONCE(prepage_threads[nr], task);
+	/* The entry before the count. */
 	smp_store_release(&prepage_nr_threads, nr + 1);
 }
 
@@ -47,15 +58,17 @@ static void prepage_thread_add(struct task_struct *task)
 bool __prepage_speculative(void)
 {
 	unsigned int i, nr;
+	bool found = false;
 
 	if (!(current->flags & PF_KTHREAD))
 		return false;
+	rcu_read_lock();
 	/* Pairs with the release in prepage_thread_add(). */
 	nr = smp_load_acquire(&prepage_nr_threads);
-	for (i = 0; i < nr; i++)
-		if (prepage_threads[i] == current)
-			return true;
-	return false;
+	for (i = 0; i < nr && !found; i++)
+		found = READ_ONCE(prepage_threads[i]) == current;
+	rcu_read_unlock();
+	return found;
 }
 
 /**
@@ -100,8 +113,8 @@ int prepage_idle_workers_create(struct kthread_worker **workers,
  * @name:	its name
  *
  * For work the app waits for, such as the files its render thread reads
- * first. Like the SCHED_IDLE workers, it is freezable, counts as a
- * prepage thread (see prepage_speculative()) and is never stopped.
+ * first. Like the SCHED_IDLE workers, it is freezable and counts as a
+ * prepage thread (see prepage_speculative()) until it is destroyed.
  * Called with the lock that serializes enabling prepage.
  *
  * Return: the worker, or an ERR_PTR() of the error of starting it.
@@ -114,4 +127,34 @@ struct kthread_worker *prepage_worker_create(const char *name)
 	if (!IS_ERR(w))
 		prepage_thread_add(w->task);
 	return w;
+}
+
+/**
+ * prepage_workers_destroy() - destroy kthread workers
+ * @workers:	the workers, from prepage_idle_workers_create() or
+ *		prepage_worker_create(); set to NULL
+ * @nr:		how many
+ *
+ * They leave the registry of prepage threads before they stop. Called
+ * when prepage is disabled, with the lock that serializes enabling and
+ * disabling it, once no work is queued on them and none can be: every
+ * address space's prepage state is shut down.
+ */
+void prepage_workers_destroy(struct kthread_worker **workers, unsigned int nr)
+{
+	unsigned int i, j;
+
+	if (!nr)
+		return;
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < prepage_nr_threads; j++)
+			if (workers[i] && prepage_threads[j] == workers[i]->task)
+				WRITE_ONCE(prepage_threads[j], NULL);
+	/* No reader compares a task of theirs with current any more. */
+	synchronize_rcu();
+	for (i = 0; i < nr; i++) {
+		if (workers[i])
+			kthread_destroy_worker(workers[i]);
+		workers[i] = NULL;
+	}
 }

@@ -11,5 +11,6 @@ struct kthread_worker;
 int prepage_idle_workers_create(struct kthread_worker **workers,
 				unsigned int max, const char *name);
 struct kthread_worker *prepage_worker_create(const char *name);
+void prepage_workers_destroy(struct kthread_worker **workers, unsigned int nr);
 
 #endif /* _MM_PREPAGE_WORKERS_H */

@@ -11,6 +11,7 @@
  * (the test VM mounts an ext4 disk there); tests SKIP otherwise.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -1708,6 +1709,71 @@ TEST_F(prepage, exit_during_prepage)
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		EXPECT_EQ(0, status);
 	}
+	close(fd);
+	unlink(path);
+}
+
+/* The prepage threads (kprepaged*) that run now. */
+static int count_prepage_threads(void)
+{
+	struct dirent *d;
+	char path[64], comm[32];
+	DIR *dir = opendir("/proc");
+	int n = 0;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		if (read_file(path, comm, sizeof(comm)) > 0 &&
+		    !strncmp(comm, "kprepaged", 9))
+			n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+/* @want prepage threads within a second? */
+static bool prepage_threads_are(int want)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (count_prepage_threads() == want)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * Disabling prepage destroys its threads, also right after an app exited
+ * while they prepaged for it; enabling starts them again.
+ */
+TEST_F(prepage, threads)
+{
+	char path[PATH_MAX], line[PATH_MAX + 64];
+	const int nr = 8192;
+	int fd, status, n = count_prepage_threads();
+	pid_t pid;
+
+	ASSERT_LT(0, n);
+	fd = make_file(path, nr);
+	ASSERT_LE(0, fd);
+	snprintf(line, sizeof(line), "%s 0:%ld\n", path, (long)nr * psz);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(load(line) || ctl("start") ? 1 : 0);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	ASSERT_EQ(0, knob_set("enabled", 0));
+	EXPECT_TRUE(prepage_threads_are(0));
+	ASSERT_EQ(0, knob_set("enabled", 1));
+	EXPECT_TRUE(prepage_threads_are(n));
 	close(fd);
 	unlink(path);
 }
