@@ -970,15 +970,16 @@ out:
  * the accessed bits those faults set, so that the end of the window sees
  * only the app's own use. The mmap lock is held for the walks only,
  * never across a swap-in.
+ * Return: the pages it prepaged.
  */
-static void anon_prepage_span(struct prepage_mm *pm,
-			      struct prepage_anon_walk *w,
-			      unsigned int i, unsigned int end)
+static unsigned int anon_prepage_span(struct prepage_mm *pm,
+				      struct prepage_anon_walk *w,
+				      unsigned int i, unsigned int end)
 {
 	struct prepage_anon_plan *plan = anon_mm(pm)->plan;
 	struct mm_struct *mm = pm->slot.mm;
 	unsigned long first = plan[i].vpn, last = plan[end - 1].vpn;
-	unsigned int k, run;
+	unsigned int k, run, prepaged = 0;
 
 	w->base = round_down(first, PTRS_PER_PTE);
 	w->clear_young = false;
@@ -986,7 +987,7 @@ static void anon_prepage_span(struct prepage_mm *pm,
 	w->own = false;
 	w->demote = false;
 	if (mmap_read_lock_killable(mm))
-		return;
+		return 0;
 	anon_walk_span(mm, w, first, last);
 	mmap_read_unlock(mm);
 	bitmap_zero(w->faulted, PTRS_PER_PTE);
@@ -1003,13 +1004,13 @@ static void anon_prepage_span(struct prepage_mm *pm,
 		anon_fault_run(pm, w, plan[k].vpn, run);
 	}
 	if (bitmap_empty(w->faulted, PTRS_PER_PTE))
-		return;
+		return 0;
 	w->clear_young = true;
 	w->only = w->faulted;
 	w->own = true;
 	w->demote = false;
 	if (mmap_read_lock_killable(mm))
-		return;
+		return 0;
 	anon_walk_span(mm, w, first, last);
 	mmap_read_unlock(mm);
 	for (k = i; k < end; k++) {
@@ -1018,8 +1019,10 @@ static void anon_prepage_span(struct prepage_mm *pm,
 		if (test_bit(b, w->faulted) && test_bit(b, w->present)) {
 			plan[k].prepaged = true;
 			prepage_stat_add(pm, PREPAGE_STAT_ANON_PREPAGED, 1);
+			prepaged++;
 		}
 	}
+	return prepaged;
 }
 
 /*
@@ -1065,16 +1068,17 @@ static void anon_worker_done(struct prepage_mm *pm)
 	/* No prepager runs, and the plan stays until the next stop. */
 	for (i = 0; i < anon_mm(pm)->plan_nr; i++)
 		prepaged += anon_mm(pm)->plan[i].prepaged;
-	if (READ_ONCE(anon_mm(pm)->stop))
-		why = READ_ONCE(anon_mm(pm)->stop);
-	else if (anon_cut_short(pm))
-		why = PREPAGE_STOP_EXIT;
-	else if (nomem)
-		why = PREPAGE_STOP_NOMEM;
-	else if (atomic_read(&pm->budget_spent))
-		why = PREPAGE_STOP_BUDGET;
-	else
-		why = PREPAGE_STOP_DONE;
+	why = READ_ONCE(anon_mm(pm)->stop);
+	if (!why) {
+		if (anon_cut_short(pm))
+			why = PREPAGE_STOP_EXIT;
+		else if (nomem)
+			why = PREPAGE_STOP_NOMEM;
+		else if (atomic_read(&pm->budget_spent))
+			why = PREPAGE_STOP_BUDGET;
+		else
+			why = PREPAGE_STOP_DONE;
+	}
 	trace_prepage_anon_done(pm->slot.mm, pm->pid, prepaged, why);
 }
 
@@ -1140,21 +1144,6 @@ static void anon_plan_and_queue(struct prepage_mm *pm)
 	}
 }
 
-/* Fire the event of the batch [@start, @end) of @pm's plan. */
-static void anon_trace_batch(struct prepage_mm *pm, unsigned int start,
-			     unsigned int end)
-{
-	struct prepage_anon_plan *plan = anon_mm(pm)->plan;
-	unsigned int i, prepaged = 0;
-
-	for (i = start; i < end; i++)
-		prepaged += plan[i].prepaged;
-	trace_prepage_anon_batch(pm->slot.mm, pm->pid,
-				 plan[start].vpn << PAGE_SHIFT,
-				 plan[end - 1].vpn << PAGE_SHIFT, end - start,
-				 prepaged);
-}
-
 /*
  * The work of one prepager thread in a window: take batches of
  * batch_pages target pages until none is left or it is told to stop.
@@ -1185,6 +1174,7 @@ static void anon_worker_fn(struct kthread_work *work)
 	for (;;) {
 		unsigned int start = atomic_fetch_add(batch, &anon_mm(pm)->cursor);
 		unsigned int i = start, end = min(start + batch, nr);
+		unsigned int prepaged = 0;
 
 		if (start >= nr)
 			break;
@@ -1197,11 +1187,13 @@ static void anon_worker_fn(struct kthread_work *work)
 			while (j < end && round_down(anon_mm(pm)->plan[j].vpn,
 						     PTRS_PER_PTE) == span)
 				j++;
-			anon_prepage_span(pm, &w, i, j);
+			prepaged += anon_prepage_span(pm, &w, i, j);
 			i = j;
 		}
-		if (trace_prepage_anon_batch_enabled())
-			anon_trace_batch(pm, start, end);
+		trace_prepage_anon_batch(mm, pm->pid,
+					 anon_mm(pm)->plan[start].vpn << PAGE_SHIFT,
+					 anon_mm(pm)->plan[end - 1].vpn << PAGE_SHIFT,
+					 end - start, prepaged);
 		if (READ_ONCE(anon_mm(pm)->stop))
 			break;
 		cond_resched();

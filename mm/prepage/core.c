@@ -599,7 +599,8 @@ int prepage_window_open(struct prepage_mm *pm)
 		atomic_set(&pm->budget_spent, 0);
 		atomic_set(&pm->nomem_stopped, 0);
 	}
-	for (i = 0; i < NR_PREPAGE_STAT; i++)
+	/* A restarted window counts from its first start, as its budget. */
+	for (i = 0; !restart && i < NR_PREPAGE_STAT; i++)
 		pm->window_stat[i] = prepage_stat_read(pm, i);
 	pm->prepage_start = ktime_get_ns();
 	WRITE_ONCE(pm->last_prepage_ns, 0);

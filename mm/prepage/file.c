@@ -587,37 +587,38 @@ static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f)
 }
 
 /*
- * Account what the app did with one file in the window, and learn from
- * it: candidates it used join the target; target pages that were
- * prepaged and not used leave it. @f is NULL for a file not in the
- * tables, whose misses still count.
+ * Copy @f's target to @before, for prepage_file_trace_table() once it
+ * changed. Return: whether the copy was made.
  */
+static bool prepage_file_trace_begin(struct prepage_extents *before,
+				     struct prepage_file *f)
+{
+	if (!prepage_extents_intersect(before, &f->target, &f->target))
+		return true;
+	prepage_extents_destroy(before);
+	return false;
+}
+
 /*
- * Fire the table events of @f for the pages of @set that join its target
- * (@promote), or that leave it: those not in it now, or in it now.
+ * Fire the table events of @f for the pages that joined its target
+ * (@promote) or left it since it was @before, which is destroyed.
  */
 static void prepage_file_trace_table(struct prepage_mm *pm,
 				     struct prepage_file *f,
-				     const struct prepage_extents *set,
+				     struct prepage_extents *before,
 				     bool promote)
 {
-	struct prepage_extents in = {};
+	const struct prepage_extents *now = promote ? &f->target : before;
+	const struct prepage_extents *less = promote ? before : &f->target;
+	struct prepage_extents diff = {};
 	struct prepage_extent *e;
 	unsigned int i;
-	int err;
 
-	err = prepage_extents_intersect(&in, set, &f->target);
-	if (!err && promote) {
-		/* @set less what is in the target already. */
-		struct prepage_extents new = {};
-
-		err = prepage_extents_intersect(&new, set, set) ?:
-		      prepage_extents_subtract(&new, &in);
-		prepage_extents_destroy(&in);
-		in = new;
-	}
-	for (i = 0; !err && i < in.nr; i++) {
-		e = &in.ext[i];
+	if (prepage_extents_intersect(&diff, now, now) ||
+	    prepage_extents_subtract(&diff, less))
+		goto out;
+	for (i = 0; i < diff.nr; i++) {
+		e = &diff.ext[i];
 		if (promote)
 			trace_prepage_file_promote(pm->slot.mm, pm->pid,
 						   file_inode(f->file),
@@ -627,16 +628,25 @@ static void prepage_file_trace_table(struct prepage_mm *pm,
 						 file_inode(f->file),
 						 e->start, e->nr);
 	}
-	prepage_extents_destroy(&in);
+out:
+	prepage_extents_destroy(&diff);
+	prepage_extents_destroy(before);
 }
 
+/*
+ * Account what the app did with one file in the window, and learn from
+ * it: candidates it used join the target; target pages that were
+ * prepaged and not used leave it. @f is NULL for a file not in the
+ * tables, whose misses still count.
+ */
 static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 				 const struct prepage_extents *accessed,
 				 const struct prepage_extents *added)
 {
 	unsigned int max = READ_ONCE(prepage_max_file_extents);
-	struct prepage_extents used = {}, missed = {};
+	struct prepage_extents used = {}, missed = {}, before = {};
 	unsigned int i;
+	bool traced;
 
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_MISS,
 			 prepage_file_common_pages(accessed, added));
@@ -655,12 +665,14 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	prepage_extents_destroy(&missed);
 
 	prepage_extents_intersect(&used, accessed, &f->candidates);
-	if (trace_prepage_file_promote_enabled())
-		prepage_file_trace_table(pm, f, &used, true);
+	traced = trace_prepage_file_promote_enabled() &&
+		 prepage_file_trace_begin(&before, f);
 	for (i = 0; i < used.nr && f->target.nr < max; i++)
 		prepage_extents_add(&f->target, used.ext[i].start,
 				    used.ext[i].nr);
 	prepage_extents_destroy(&used);
+	if (traced)
+		prepage_file_trace_table(pm, f, &before, true);
 
 	/* Prepaged, reclaimed, and read again by the app itself. */
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_EVICTED,
@@ -670,13 +682,15 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	 * log was full: then it may have been, and the target keeps it.
 	 */
 	if (!prepage_extents_subtract(&f->prepaged, accessed)) {
-		if (!pm->log_dropped && trace_prepage_file_evict_enabled())
-			prepage_file_trace_table(pm, f, &f->prepaged, false);
+		traced = !pm->log_dropped && trace_prepage_file_evict_enabled() &&
+			 prepage_file_trace_begin(&before, f);
 		for (i = 0; !pm->log_dropped && i < f->prepaged.nr &&
 		     f->target.nr < max; i++)
 			prepage_extents_remove(&f->target,
 					       f->prepaged.ext[i].start,
 					       f->prepaged.ext[i].nr);
+		if (traced)
+			prepage_file_trace_table(pm, f, &before, false);
 		/* Pages the app read again itself are the app's now. */
 		if (!prepage_extents_subtract(&f->prepaged, added))
 			prepage_file_demote(pm, f);
@@ -824,11 +838,11 @@ static int prepage_file_workers_init(void)
  */
 static void prepage_file_workers_exit(void)
 {
-	if (prepage_big_worker != prepage_idle_workers[0])
-		prepage_workers_destroy(&prepage_big_worker, 1);
+	if (prepage_big_worker == prepage_idle_workers[0])
+		WRITE_ONCE(prepage_big_worker, NULL);
+	prepage_workers_destroy(&prepage_big_worker, 1);
 	prepage_workers_destroy(prepage_idle_workers, prepage_nr_idle_workers);
 	prepage_nr_idle_workers = 0;
-	prepage_big_worker = NULL;
 }
 
 static void prepage_file_worker_done(struct prepage_mm *pm)
@@ -844,16 +858,28 @@ static void prepage_file_worker_done(struct prepage_mm *pm)
  */
 static struct prepage_file *prepage_reading[PREPAGE_MAX_IDLE_WORKERS + 1];
 
+/*
+ * The slot of the current task if it is a file prepager, else NULL. Any
+ * kernel thread may ask, while prepage_disable() destroys the workers:
+ * they are looked at under RCU (see prepage_workers_destroy()).
+ */
 static struct prepage_file **prepage_reading_slot(void)
 {
+	struct prepage_file **slot = NULL;
+	struct kthread_worker *w;
 	unsigned int i;
 
-	for (i = 0; i < prepage_nr_idle_workers; i++)
-		if (prepage_idle_workers[i]->task == current)
-			return &prepage_reading[i];
-	if (prepage_big_worker && prepage_big_worker->task == current)
-		return &prepage_reading[PREPAGE_MAX_IDLE_WORKERS];
-	return NULL;
+	rcu_read_lock();
+	for (i = 0; i < PREPAGE_MAX_IDLE_WORKERS && !slot; i++) {
+		w = READ_ONCE(prepage_idle_workers[i]);
+		if (w && w->task == current)
+			slot = &prepage_reading[i];
+	}
+	w = READ_ONCE(prepage_big_worker);
+	if (!slot && w && w->task == current)
+		slot = &prepage_reading[PREPAGE_MAX_IDLE_WORKERS];
+	rcu_read_unlock();
+	return slot;
 }
 
 /**
@@ -938,7 +964,7 @@ static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 		force_page_cache_ra(&ractl, min(step, nr - done));
 	}
 	trace_prepage_file_extent(f->pm->slot.mm, f->pm->pid,
-				  file_inode(f->file), index, nr,
+				  file_inode(f->file), index, min(done, nr),
 				  f->nr_prepaged - before);
 	prepage_budget_give(f->pm, nr - min(nr, f->nr_prepaged - before));
 	return READ_ONCE(prepage_file_mm(f->pm)->stop) ? 0 : nr;
@@ -1019,7 +1045,9 @@ static enum prepage_stop_reason prepage_file_stop_reason(struct prepage_file *f,
 		return PREPAGE_STOP_NOMEM;
 	if (stop)
 		return stop;
-	return ret < 0 ? PREPAGE_STOP_END : PREPAGE_STOP_BUDGET;
+	/* Only a stopped work is not queued again for its next slice. */
+	WARN_ON_ONCE(ret < 0);
+	return PREPAGE_STOP_BUDGET;
 }
 
 /*

@@ -160,8 +160,9 @@ enum prepage_side {
  * @stop_reason:	why the prepagers were last stopped, &enum
  *			prepage_stop_reason, for their events; set under
  *			@lock before a backend's &prepage_ops.stop
- * @window_stat:	@stat when the current window opened, for the
- *			window's counts in its close event
+ * @window_stat:	@stat when the current window opened (first, if it
+ *			was restarted), for the window's counts in its
+ *			close event
  * @last_window_ns:	duration of the last window that was closed
  * @side:		each backend's state for this address space, by
  *			&enum prepage_side, or NULL: made the first time
@@ -241,7 +242,8 @@ struct prepage_mm {
  * @workers_init:	create its prepager threads, when prepage is
  *			enabled; may be called again, and then does nothing
  * @workers_exit:	destroy them, when prepage is disabled and no
- *			address space has prepage state
+ *			address space has prepage state, or enabling it
+ *			failed; may find none
  * @state_new:		allocate its state for @pm, or return NULL
  * @state_free:		free its state of @pm and everything it holds (the
  *			tables, the plan); its prepagers are stopped

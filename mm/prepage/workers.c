@@ -132,29 +132,34 @@ struct kthread_worker *prepage_worker_create(const char *name)
 /**
  * prepage_workers_destroy() - destroy kthread workers
  * @workers:	the workers, from prepage_idle_workers_create() or
- *		prepage_worker_create(); set to NULL
- * @nr:		how many
+ *		prepage_worker_create(), or NULL; set to NULL
+ * @nr:		how many, at most %PREPAGE_MAX_THREADS
  *
- * They leave the registry of prepage threads before they stop. Called
- * when prepage is disabled, with the lock that serializes enabling and
- * disabling it, once no work is queued on them and none can be: every
- * address space's prepage state is shut down.
+ * The pointers in @workers and the registry of prepage threads are
+ * cleared first: whoever looks at them under rcu_read_lock() finds the
+ * workers alive, or not at all. Called when prepage is disabled, with
+ * the lock that serializes enabling and disabling it, once no work is
+ * queued on them and none can be: every address space's prepage state is
+ * shut down.
  */
 void prepage_workers_destroy(struct kthread_worker **workers, unsigned int nr)
 {
+	struct kthread_worker *gone[PREPAGE_MAX_THREADS];
 	unsigned int i, j;
 
+	if (WARN_ON_ONCE(nr > PREPAGE_MAX_THREADS))
+		nr = PREPAGE_MAX_THREADS;
+	for (i = 0; i < nr; i++) {
+		gone[i] = workers[i];
+		WRITE_ONCE(workers[i], NULL);
+		for (j = 0; gone[i] && j < prepage_nr_threads; j++)
+			if (prepage_threads[j] == gone[i]->task)
+				WRITE_ONCE(prepage_threads[j], NULL);
+	}
 	if (!nr)
 		return;
-	for (i = 0; i < nr; i++)
-		for (j = 0; j < prepage_nr_threads; j++)
-			if (workers[i] && prepage_threads[j] == workers[i]->task)
-				WRITE_ONCE(prepage_threads[j], NULL);
-	/* No reader compares a task of theirs with current any more. */
 	synchronize_rcu();
-	for (i = 0; i < nr; i++) {
-		if (workers[i])
-			kthread_destroy_worker(workers[i]);
-		workers[i] = NULL;
-	}
+	for (i = 0; i < nr; i++)
+		if (gone[i])
+			kthread_destroy_worker(gone[i]);
 }

@@ -1749,8 +1749,8 @@ static bool prepage_threads_are(int want)
 }
 
 /*
- * Disabling prepage destroys its threads, also right after an app exited
- * while they prepaged for it; enabling starts them again.
+ * Disabling prepage destroys its threads, also right after an app's exit
+ * cut its window's prepaging short; enabling starts them again.
  */
 TEST_F(prepage, threads)
 {

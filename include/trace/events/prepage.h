@@ -144,8 +144,9 @@ TRACE_EVENT(prepage_window_open,
  * @dropped: accesses were not logged: the log was full, or the window
  *	was restarted
  * @counts: the window's counts, by &enum prepage_window_count: the pages
- *	prepaged while it was open, and the hits and misses counted when
- *	it closed (with @reason end; none otherwise)
+ *	prepaged since it opened (first, if it was restarted), and the hits
+ *	and misses counted when it closed (with @reason end; none
+ *	otherwise)
  */
 TRACE_EVENT(prepage_window_close,
 
@@ -273,7 +274,8 @@ TRACE_EVENT(prepage_anon_done,
  * @pid: the process that owns it
  * @inode: the file
  * @index: the first page of the range
- * @nr: its pages, as many as the window's budget granted
+ * @nr: its pages: as many as the window's budget granted, less what a
+ *	stop left unread
  * @added: of those, the pages that were not cached and were added to the
  *	page cache (the read of the others was not issued)
  */
@@ -320,7 +322,8 @@ TRACE_EVENT(prepage_file_extent,
  * @nr_pages: the target pages in the batch (batch_pages, or fewer at the
  *	end of the plan)
  * @prepaged: of those, the pages it swapped in and mapped (the others
- *	were not swapped out, or it was stopped)
+ *	were not swapped out, were swapped in before a restart, or it was
+ *	stopped)
  */
 TRACE_EVENT(prepage_anon_batch,
 
