@@ -1717,7 +1717,7 @@ TEST_F(prepage, exit_during_prepage)
 static int count_prepage_threads(void)
 {
 	struct dirent *d;
-	char path[64], comm[32];
+	char path[PATH_MAX], comm[32];
 	DIR *dir = opendir("/proc");
 	int n = 0;
 
