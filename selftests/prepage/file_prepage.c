@@ -1682,6 +1682,22 @@ out:
 }
 
 /*
+ * A child loads the table @line and opens a window, then exits while its
+ * prepagers work. Return: its wait status (0: both writes worked), or -1.
+ */
+static int exit_in_window(const char *line)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid)
+		_exit(load(line) || ctl("start") ? 1 : 0);
+	return waitpid(pid, &status, 0) == pid ? status : -1;
+}
+
+/*
  * The app exits while its prepagers run, several times over, with the
  * file on the normal-priority and on the SCHED_IDLE prepager: no leak,
  * no warning (the VM checks the console; kmemleak on the debug kernel).
@@ -1689,7 +1705,7 @@ out:
 TEST_F(prepage, exit_during_prepage)
 {
 	char path[PATH_MAX], line[PATH_MAX + 64];
-	int fd, round, status;
+	int fd, round;
 	const int nr = 8192;	/* 32 MiB with 4 KiB pages */
 
 	psz = sysconf(_SC_PAGESIZE);
@@ -1697,17 +1713,10 @@ TEST_F(prepage, exit_during_prepage)
 	ASSERT_LE(0, fd);
 	snprintf(line, sizeof(line), "%s 0:%ld\n", path, (long)nr * psz);
 	for (round = 0; round < 4; round++) {
-		pid_t pid;
-
 		/* Even rounds: a big file; odd rounds: a small one. */
 		ASSERT_EQ(0, knob_set("big_file_pages", round & 1 ? nr + 1 : nr));
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		pid = fork();
-		ASSERT_LE(0, pid);
-		if (!pid)
-			_exit(load(line) || ctl("start") ? 1 : 0);
-		ASSERT_EQ(pid, waitpid(pid, &status, 0));
-		EXPECT_EQ(0, status);
+		EXPECT_EQ(0, exit_in_window(line));
 	}
 	close(fd);
 	unlink(path);
@@ -1756,20 +1765,14 @@ TEST_F(prepage, threads)
 {
 	char path[PATH_MAX], line[PATH_MAX + 64];
 	const int nr = 8192;
-	int fd, status, n = count_prepage_threads();
-	pid_t pid;
+	int fd, n = count_prepage_threads();
 
 	ASSERT_LT(0, n);
 	fd = make_file(path, nr);
 	ASSERT_LE(0, fd);
 	snprintf(line, sizeof(line), "%s 0:%ld\n", path, (long)nr * psz);
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid)
-		_exit(load(line) || ctl("start") ? 1 : 0);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, status);
+	EXPECT_EQ(0, exit_in_window(line));
 	ASSERT_EQ(0, knob_set("enabled", 0));
 	EXPECT_TRUE(prepage_threads_are(0));
 	ASSERT_EQ(0, knob_set("enabled", 1));
