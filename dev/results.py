@@ -90,13 +90,18 @@ def kselftest(lines):
 
 
 def kunit(lines):
-    """Cases of KUnit suites: '# Subtest: suite' then indented results."""
-    out, suite = [], None
+    """Cases of KUnit suites: '# Subtest: suite' then indented results.
+    A suite run again (through /sys/kernel/debug/kunit/SUITE/run) is
+    reported as SUITE[2], SUITE[3], ...: each run's cases count."""
+    out, suite, base, runs = [], None, None, {}
     for raw in lines:
         line = re.sub(r"^\[\s*[\d.]+\]\s?", "", raw.rstrip("\n"))
         m = re.match(r"^\s+# Subtest: (\S+)", line)
         if m:
-            suite = m.group(1)
+            suite = base = m.group(1)
+            runs[base] = runs.get(base, 0) + 1
+            if runs[base] > 1:
+                suite = f"{base}[{runs[base]}]"
             continue
         m = re.match(r"^(\s+)(not ok|ok) \d+ (?:- )?([^#]*?)\s*(?:#\s*(\w+)\s*(.*))?$", line)
         if m and suite and len(m.group(1)) == 4:
@@ -105,7 +110,7 @@ def kunit(lines):
                               skip_note(m.group(2), m.group(4), m.group(5))))
             continue
         m = re.match(r"^(not ok|ok) \d+ (?:- )?(\S+)", line)
-        if m and suite and m.group(2) == suite:
+        if m and suite and m.group(2) == base:
             suite = None
     if suite is not None:
         out.append(Result("FAIL", "kunit", f"{suite} (suite did not finish)"))

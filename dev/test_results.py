@@ -90,6 +90,16 @@ class ResultsTest(unittest.TestCase):
             R("FAIL", "kunit", "unfinished (suite did not finish)"),
         ])
 
+    def test_kunit_suite_run_again(self):
+        log = KUNIT.split("[    1.000012]")[0].replace("not ok 2", "ok 2") * 2
+        got = results.kunit(log.replace("# SKIP no file", "").splitlines(True))
+        names = [r.name for r in got]
+        self.assertEqual(names, [
+            "prepage_core.extent_merge", "prepage_core.extent_split",
+            "prepage_core.parse", "prepage_core[2].extent_merge",
+            "prepage_core[2].extent_split", "prepage_core[2].parse"])
+        self.assertEqual({r.verdict for r in got}, {"PASS"})
+
 
 def judged(log, known=None):
     lines = log.splitlines(True)

@@ -3,7 +3,8 @@
 # Run the tests in the test VM and write build/vm-results ("PASS|FAIL|SKIP
 # kind name", judged by dev/results.py):
 #  1. the prepage kselftests (build/kselftest); the KUnit suites built into
-#     the kernel run at boot. Console log: build/vm-console.log.
+#     the kernel run at boot, and prepage-core once more with prepage
+#     enabled. Console log: build/vm-console.log.
 #  2. the no-regression run: the upstream mm, cachestat and proc kselftests
 #     (build/kselftest-upstream, dev/upstream-selftests.sh) with prepage
 #     enabled and every test process in a switch window, in a VM of its
@@ -23,10 +24,20 @@ res=$BUILD/vm-results$sfx
 if [ -n "${DEBUG:-}" ]; then upstream=${UPSTREAM:-0} scale=4; else upstream=${UPSTREAM:-1} scale=1; fi
 rm -f "$log" "$uplog"
 
+# Then the prepage-core KUnit suite again, through KUnit's debugfs, with
+# prepage enabled: at boot it ran with prepage off, and it never turns
+# prepage on or off itself. Its results ("prepage-core[2]") are in the
+# console log with those of the boot.
+k=/sys/kernel/debug/kunit/prepage-core
+kunit_again="mount -t debugfs none /sys/kernel/debug 2>/dev/null; \
+echo 1 >/sys/kernel/mm/prepage/enabled && echo run >$k/run; \
+echo 0 >/sys/kernel/mm/prepage/enabled"
+
 set +e
 t0=$(date +%s)
 "$ROOT/dev/vm.sh" -k -t "${VM_TIMEOUT:-900}" -l "$log" -- \
-	'cd /kselftest && ./run_kselftest.sh' >"$BUILD/vm-output.log"
+	"cd /kselftest && ./run_kselftest.sh; rc=\$?; $kunit_again; exit \$rc" \
+	>"$BUILD/vm-output.log"
 rc=$?
 log "prepage kselftests VM: $(( $(date +%s) - t0 ))s"
 cat "$BUILD/vm-output.log"
@@ -45,6 +56,8 @@ set -e
 logs=("$log")
 [ "$upstream" = 1 ] && logs+=(--known "$ROOT/dev/upstream-selftests.known" "$uplog")
 "$ROOT/dev/results.py" "${logs[@]}" >"$res"
+grep -q '^[A-Z]* kunit prepage-core\[2\]\.' "$res" ||
+	echo "FAIL kunit prepage-core[2] (the run with prepage enabled did not happen)" >>"$res"
 case $rc in
 0|1) ;;   # run_kselftest.sh: 1 when a test failed; results.py has them
 *) echo "FAIL vm (exit $rc: no result, a kernel problem or a timeout)" >>"$res" ;;

@@ -147,6 +147,25 @@ struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm)
 	return pm;
 }
 
+/*
+ * A new state, idle, with no address space and one reference; the
+ * caller sets slot.mm, with a reference of its own to it, before the
+ * state can be freed. Return: the state, or NULL.
+ */
+static struct prepage_mm *prepage_mm_alloc(void)
+{
+	struct prepage_mm *pm;
+
+	pm = kmem_cache_zalloc(prepage_mm_cache, GFP_KERNEL_ACCOUNT);
+	if (!pm)
+		return NULL;
+	kref_init(&pm->kref);
+	mutex_init(&pm->lock);
+	pm->state = PREPAGE_IDLE;
+	spin_lock_init(&pm->log_lock);
+	return pm;
+}
+
 /**
  * prepage_mm_enter() - find, or create, the prepage state of an address
  * space
@@ -165,14 +184,10 @@ struct prepage_mm *prepage_mm_enter(struct mm_struct *mm)
 	if (pm)
 		return pm;
 
-	new = kmem_cache_zalloc(prepage_mm_cache, GFP_KERNEL_ACCOUNT);
+	new = prepage_mm_alloc();
 	if (!new)
 		return ERR_PTR(-ENOMEM);
-	kref_init(&new->kref);		/* the hash's reference */
-	kref_get(&new->kref);		/* the caller's */
-	mutex_init(&new->lock);
-	new->state = PREPAGE_IDLE;
-	spin_lock_init(&new->log_lock);
+	kref_get(&new->kref);		/* the caller's; the first is the hash's */
 
 	spin_lock(&prepage_slots_lock);
 	pm = prepage_mm_find(mm);	/* lost a race with another creator? */

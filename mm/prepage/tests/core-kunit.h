@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * KUnit tests of the prepage core: the life cycle of the per address
- * space state.
+ * space state. No case turns prepage on or off.
  */
 
 #ifdef CONFIG_PREPAGE_KUNIT_TEST
@@ -12,34 +12,32 @@
 #include <kunit/test.h>
 #include <linux/sched/mm.h>
 
-static void prepage_test_mm_lifecycle(struct kunit *test)
+/*
+ * A state of @mm that is not in the hash, as prepage_mm_enter() would
+ * make it: nothing but the test can find it, whether prepage is on or
+ * off, and none of it outlives the test.
+ */
+static struct prepage_mm *prepage_test_mm_new(struct kunit *test,
+					      struct mm_struct *mm)
 {
-	bool was_enabled = static_branch_unlikely(&prepage_key);
-	struct prepage_mm *pm, *again;
+	struct prepage_mm *pm = prepage_mm_alloc();
+
+	KUNIT_ASSERT_NOT_NULL(test, pm);
+	mmgrab(mm);
+	pm->slot.mm = mm;
+	return pm;
+}
+
+static void prepage_test_window_lifecycle(struct kunit *test)
+{
 	struct mm_struct *mm = mm_alloc();
+	struct prepage_mm *pm;
 
 	KUNIT_ASSERT_NOT_NULL(test, mm);
-	/*
-	 * The case turns prepage off and on, which drops the state of every
-	 * address space: on a system that uses prepage, it must not run.
-	 */
-	if (was_enabled) {
-		mmput(mm);
-		kunit_skip(test, "prepage is enabled: this case would disable it");
-	}
-	prepage_disable();
-	KUNIT_EXPECT_PTR_EQ(test, prepage_mm_enter(mm), ERR_PTR(-ENODEV));
-	KUNIT_ASSERT_EQ(test, prepage_enable(), 0);
-	KUNIT_EXPECT_TRUE(test, static_branch_unlikely(&prepage_key));
-
-	KUNIT_EXPECT_NULL(test, prepage_mm_lookup(mm));
-	pm = prepage_mm_enter(mm);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(pm));
+	pm = prepage_test_mm_new(test, mm);
 	/* The state pins the mm_struct: mm_alloc()'s reference and its own. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 2);
-	again = prepage_mm_enter(mm);
-	KUNIT_EXPECT_PTR_EQ(test, again, pm);
-	prepage_mm_put(again);
+	KUNIT_EXPECT_EQ(test, pm->state, PREPAGE_IDLE);
 
 	/* end without start; start; start again restarts; end; end again */
 	KUNIT_EXPECT_EQ(test, prepage_window_close(pm), -EINVAL);
@@ -51,27 +49,17 @@ static void prepage_test_mm_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, prepage_window_close(pm), -EINVAL);
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_SWITCHES), 2UL);
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_RESTARTS), 1UL);
-	prepage_mm_put(pm);
 
-	/* The last mm user going away releases the state. */
-	mmput(mm);
-	KUNIT_EXPECT_NULL(test, prepage_mm_lookup(mm));
-
-	/* Disabling drops the state of live address spaces too. */
-	mm = mm_alloc();
-	KUNIT_ASSERT_NOT_NULL(test, mm);
-	pm = prepage_mm_enter(mm);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(pm));
-	prepage_disable();
-	KUNIT_EXPECT_FALSE(test, static_branch_unlikely(&prepage_key));
-	KUNIT_EXPECT_NULL(test, prepage_mm_lookup(mm));
-	/* ... while a holder's reference stays valid, and refuses switches. */
-	KUNIT_EXPECT_EQ(test, prepage_window_open(pm), -ESRCH);
+	/* A reset closes an open window, uncounted, and drops the tables. */
+	KUNIT_EXPECT_EQ(test, prepage_window_open(pm), 0);
 	KUNIT_EXPECT_EQ(test, prepage_reset(pm), 0);
+	KUNIT_EXPECT_EQ(test, pm->state, PREPAGE_IDLE);
+	KUNIT_EXPECT_EQ(test, prepage_window_close(pm), -EINVAL);
+	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_SWITCHES), 3UL);
+
 	/*
-	 * The address space exits while the unhashed state lives on: the
-	 * exit hook does not find it, and its mm_struct must stay valid
-	 * for the state (its prepagers) until the state goes.
+	 * The address space exits while the state lives on: its mm_struct
+	 * stays valid for the state (its prepagers) until the state goes.
 	 */
 	mmput(mm);
 	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 1);
@@ -79,8 +67,57 @@ static void prepage_test_mm_lifecycle(struct kunit *test)
 	prepage_mm_put(pm);
 }
 
+/*
+ * Finding and entering the state of an address space, and its release
+ * when the last user goes, with prepage as the system has it: the case
+ * never turns prepage on or off. Built in, it runs at boot, with
+ * prepage off; run again through KUnit's debugfs once prepage is on, it
+ * checks the state's life in the hash.
+ */
+static void prepage_test_mm_enter(struct kunit *test)
+{
+	struct mm_struct *mm = mm_alloc();
+	struct prepage_mm *pm, *again;
+
+	KUNIT_ASSERT_NOT_NULL(test, mm);
+	KUNIT_EXPECT_NULL(test, prepage_mm_lookup(mm));
+	if (!static_branch_unlikely(&prepage_key)) {
+		KUNIT_EXPECT_PTR_EQ(test, prepage_mm_enter(mm),
+				    ERR_PTR(-ENODEV));
+		KUNIT_EXPECT_FALSE(test, test_bit(MMF_PREPAGE, &mm->flags));
+		KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 1);
+		mmput(mm);
+		return;
+	}
+
+	pm = prepage_mm_enter(mm);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(pm));
+	KUNIT_EXPECT_TRUE(test, test_bit(MMF_PREPAGE, &mm->flags));
+	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 2);
+	again = prepage_mm_enter(mm);
+	KUNIT_EXPECT_PTR_EQ(test, again, pm);
+	prepage_mm_put(again);
+	again = prepage_mm_lookup(mm);
+	KUNIT_EXPECT_PTR_EQ(test, again, pm);
+	prepage_mm_put(again);
+
+	/*
+	 * The last user going away unhashes the state: the exit hook finds
+	 * it by the flag. A holder's reference stays valid, and its state
+	 * refuses switches.
+	 */
+	mmput(mm);
+	KUNIT_EXPECT_NULL(test, prepage_mm_lookup(mm));
+	KUNIT_EXPECT_FALSE(test, test_bit(MMF_PREPAGE, &mm->flags));
+	KUNIT_EXPECT_EQ(test, prepage_window_open(pm), -ESRCH);
+	KUNIT_EXPECT_EQ(test, prepage_reset(pm), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 1);
+	prepage_mm_put(pm);
+}
+
 static struct kunit_case prepage_core_test_cases[] = {
-	KUNIT_CASE(prepage_test_mm_lifecycle),
+	KUNIT_CASE(prepage_test_window_lifecycle),
+	KUNIT_CASE(prepage_test_mm_enter),
 	{},
 };
 
