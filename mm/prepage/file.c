@@ -61,6 +61,9 @@
  * @prepaged:	pages the engine added to the page cache in this window
  * @nr_prepaged:	number of pages added to @prepaged
  * @pm:		the prepage state whose table this is in, once loaded
+ * @plan:	@target as the window's prepagers started: what @work reads
+ *		(a view into &prepage_file_mm.plan; empty while it does not
+ *		run)
  * @work:	the file prepager's work for this file
  * @worker:	the prepager thread that does @work, always the same one
  * @pass:	where @work is: 0 reading metadata, 1 data, 2 done
@@ -69,9 +72,11 @@
  * @nomem:	@work stopped for want of memory to record its pages
  *
  * Owned by the &struct prepage_mm whose table it is in, and protected
- * by its lock, except that @target is read and @prepaged, @pass, @next
- * and @nomem written by the file prepager of the window without it: none
- * of them changes under the lock while a prepager runs.
+ * by its lock, except for what @work owns while it is queued or running
+ * (from prepage_file_start() until it is done, or prepage_file_stop()
+ * cancelled it): it reads @plan, its own copy of the target, and writes
+ * @prepaged, @nr_prepaged, @pass, @next and @nomem, which the lock's
+ * holders read only once it stopped.
  */
 struct prepage_file {
 	struct list_head node;
@@ -85,6 +90,7 @@ struct prepage_file {
 	struct prepage_extents prepaged;
 	unsigned long nr_prepaged;
 	struct prepage_mm *pm;
+	struct prepage_extents plan;
 	struct kthread_work work;
 	struct kthread_worker *worker;
 	unsigned int pass;
@@ -114,11 +120,16 @@ struct prepage_file_table {
  *		prepage_stop_reason of the window closing or the table being
  *		replaced (written under the state's lock)
  * @prepaging:	file prepager works queued or running
+ * @plan:	the target extents of every file of @table as the prepagers
+ *		started, their &prepage_file.plan: made by
+ *		prepage_file_start() and freed by prepage_file_stop() once
+ *		they stopped, so that nothing they read changes under them
  */
 struct prepage_file_mm {
 	struct prepage_file_table table;
 	u8 stop;
 	atomic_t prepaging;
+	struct prepage_extent *plan;
 };
 
 /* Prepage and log file pages. Default: true. */
@@ -1010,7 +1021,7 @@ static int prepage_file_pass(struct prepage_file *f, bool data, pgoff_t gap,
 	struct prepage_extent io;
 	unsigned int pos = 0;
 
-	while (prepage_extents_next_io(&f->target, &pos, gap, &io) &&
+	while (prepage_extents_next_io(&f->plan, &pos, gap, &io) &&
 	       io.start < eof) {
 		end = min(io.start + io.nr, eof);
 		if (end <= f->next)
@@ -1122,6 +1133,39 @@ static void prepage_file_attach(struct prepage_mm *pm,
 	}
 }
 
+/*
+ * Copy the targets of @pm's files that have a prepager into one plan, the
+ * prepagers' own (see &prepage_file_mm.plan). Return: false if there was
+ * no memory for it.
+ */
+static bool prepage_file_plan(struct prepage_mm *pm)
+{
+	struct prepage_file_mm *fm = prepage_file_mm(pm);
+	struct prepage_extent *next;
+	struct prepage_file *f;
+	unsigned long nr = 0;
+
+	list_for_each_entry(f, &fm->table.files, node)
+		if (f->worker)
+			nr += f->target.nr;
+	if (!nr)
+		return true;
+	fm->plan = kvmalloc_array(nr, sizeof(*fm->plan), GFP_KERNEL_ACCOUNT);
+	if (!fm->plan)
+		return false;
+	next = fm->plan;
+	list_for_each_entry(f, &fm->table.files, node) {
+		if (!f->worker || !f->target.nr)
+			continue;
+		memcpy(next, f->target.ext, f->target.nr * sizeof(*next));
+		f->plan = (struct prepage_extents){
+			.ext = next, .nr = f->target.nr, .cap = f->target.nr,
+		};
+		next += f->target.nr;
+	}
+	return true;
+}
+
 /**
  * prepage_file_start() - start prepaging the target tables
  * @pm:	the prepage state; its lock is held and a window just opened
@@ -1134,8 +1178,12 @@ static void prepage_file_start(struct prepage_mm *pm)
 	lockdep_assert_held(&pm->lock);
 
 	WRITE_ONCE(fm->stop, 0);
+	if (!prepage_file_plan(pm)) {
+		prepage_nomem_stop(pm);
+		return;
+	}
 	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
-		if (!f->target.nr || !f->worker)
+		if (!f->plan.nr)
 			continue;
 		f->pass = 0;
 		f->next = 0;
@@ -1171,6 +1219,11 @@ static void prepage_file_stop(struct prepage_mm *pm)
 						prepage_file_mm(pm)->stop);
 		prepage_file_worker_done(pm);
 	}
+	/* No prepager runs: the plan is the state's again, and goes. */
+	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node)
+		f->plan = (struct prepage_extents){};
+	kvfree(prepage_file_mm(pm)->plan);
+	prepage_file_mm(pm)->plan = NULL;
 }
 
 static bool prepage_file_prepaging(struct prepage_mm *pm)
@@ -1236,6 +1289,8 @@ static void prepage_file_state_free(struct prepage_mm *pm)
 
 	lockdep_assert_held(&pm->lock);
 
+	/* Freed with the state only once its prepagers stopped. */
+	WARN_ON_ONCE(fm->plan);
 	prepage_file_table_clear(&fm->table);
 	kfree(fm);
 }
