@@ -60,10 +60,14 @@ static void prepage_test_window_lifecycle(struct kunit *test)
 	/*
 	 * The address space exits while the state lives on: its mm_struct
 	 * stays valid for the state (its prepagers) until the state goes.
+	 * The state is shut down as the exit hook shuts down those it
+	 * unhashes: its log and its backends' state go with it.
 	 */
 	mmput(mm);
 	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_users), 0);
+	prepage_mm_shutdown(pm, PREPAGE_CLOSE_EXIT);
+	KUNIT_EXPECT_NULL(test, pm->log);
 	prepage_mm_put(pm);
 }
 
