@@ -149,8 +149,8 @@ struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm)
 
 /*
  * A new state, idle, with no address space and one reference; the
- * caller sets slot.mm, with a reference of its own to it, before the
- * state can be freed. Return: the state, or NULL.
+ * caller sets slot.mm, with a reference of its own to it, before its
+ * last prepage_mm_put(). Return: the state, or NULL.
  */
 static struct prepage_mm *prepage_mm_alloc(void)
 {
@@ -371,7 +371,8 @@ void prepage_budget_give(struct prepage_mm *pm, unsigned long nr)
  * Counts the window once in nomem_stops, however many of its prepagers
  * stop so.
  *
- * Context: a prepage thread.
+ * Context: a prepage thread, or a backend starting the prepagers of a
+ * window, with the state's lock held.
  */
 void prepage_nomem_stop(struct prepage_mm *pm)
 {

@@ -62,8 +62,8 @@
  * @nr_prepaged:	number of pages added to @prepaged
  * @pm:		the prepage state whose table this is in, once loaded
  * @plan:	@target as the window's prepagers started: what @work reads
- *		(a view into &prepage_file_mm.plan; empty while it does not
- *		run)
+ *		(a view into &prepage_file_mm.plan, from prepage_file_start()
+ *		until prepage_file_stop(); empty otherwise)
  * @work:	the file prepager's work for this file
  * @worker:	the prepager thread that does @work, always the same one
  * @pass:	where @work is: 0 reading metadata, 1 data, 2 done
@@ -1008,7 +1008,8 @@ static bool prepage_file_read_range(struct prepage_file *f, pgoff_t start,
 #define PREPAGE_FILE_SLICE	8
 
 /*
- * One pass over the target of @f, from @f->next on: the metadata pass
+ * One pass over the plan of @f (its target as the window's prepagers
+ * started), from @f->next on: the metadata pass
  * reads one page per @stride of each range, the data pass all of it, a
  * chunk a step. Nothing past @eof is visited.
  * Return: 1 when the pass is done; 0 to stop; -EAGAIN when the slice is
@@ -1062,7 +1063,7 @@ static enum prepage_stop_reason prepage_file_stop_reason(struct prepage_file *f,
 }
 
 /*
- * The work of one file in a window: first one page per
+ * The work of one file in a window, from its plan: first one page per
  * metadata_stride_pages of the target, so that the file system reads
  * the block map of the whole range early, then the target extents in
  * file order, extents closer than merge_gap_pages read as one range.
@@ -1145,12 +1146,18 @@ static bool prepage_file_plan(struct prepage_mm *pm)
 	struct prepage_file *f;
 	unsigned long nr = 0;
 
+	lockdep_assert_held(&pm->lock);
+	/* Every start follows a stop, which frees the plan. */
+	if (WARN_ON_ONCE(fm->plan))
+		return true;
 	list_for_each_entry(f, &fm->table.files, node)
 		if (f->worker)
 			nr += f->target.nr;
 	if (!nr)
 		return true;
-	fm->plan = kvmalloc_array(nr, sizeof(*fm->plan), GFP_KERNEL_ACCOUNT);
+	/* A window without it is counted as a nomem stop. */
+	fm->plan = kvmalloc_array(nr, sizeof(*fm->plan),
+				  GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!fm->plan)
 		return false;
 	next = fm->plan;
