@@ -313,15 +313,16 @@ static void anon_walk_free(struct prepage_anon_walk *w)
 }
 
 /*
- * An accessed bit the engine clears for its own bookkeeping is handed on,
- * so that reclaim still sees the access. The classic LRU reads it from
- * the folio when it tests the references of a folio it would reclaim (as
- * for page_idle and DAMON). MGLRU's aging finds accesses in the page
- * tables, and would take the page for one not used since the last aging:
- * it would reach the oldest generation, to be rescued there by an rmap
- * walk. It gets what the aging does with a set bit, a move to the
- * youngest generation (or PG_young, if the folio is not on an LRU list).
- * Not when the access was the prepager's own fault: a page brought in
+ * An accessed bit the engine clears for its own bookkeeping is handed on
+ * to the folio, as page_idle and DAMON hand on the bits they clear, so
+ * that whoever else reads accessed bits still sees the access: the folio
+ * is no longer idle (idle page tracking), and it is young, which reclaim
+ * counts as a reference when it tests the folio's references, as it
+ * would have counted the bit (with MGLRU too: a page the app used that
+ * reaches the oldest generation is kept there). MGLRU's aging, besides,
+ * finds accesses in the page tables only: the folio also gets what the
+ * aging does with a set bit, a move to the youngest generation. Not when
+ * the access was the prepager's own fault: a page brought in
  * speculatively must not look used.
  */
 static void anon_walk_transfer(struct prepage_anon_walk *w,
@@ -329,10 +330,10 @@ static void anon_walk_transfer(struct prepage_anon_walk *w,
 {
 	if (!folio || w->own)
 		return;
+	folio_clear_idle(folio);
+	folio_set_young(folio);
 	if (lru_gen_enabled() && folio_test_lru(folio))
 		folio_activate(folio);
-	else
-		folio_set_young(folio);
 }
 
 /*

@@ -271,6 +271,29 @@ bool prepage_extents_next_io(const struct prepage_extents *set,
 }
 
 /**
+ * prepage_extents_copy() - copy a set into an empty one
+ * @dst:	the copy, an empty set
+ * @src:	the set to copy
+ *
+ * Return: 0, or -ENOMEM (@dst then stays empty).
+ */
+int prepage_extents_copy(struct prepage_extents *dst,
+			 const struct prepage_extents *src)
+{
+	int err;
+
+	if (WARN_ON_ONCE(dst->nr))
+		return -EINVAL;
+	err = prepage_extents_reserve(dst, src->nr);
+	if (err)
+		return err;
+	if (src->nr)
+		memcpy(dst->ext, src->ext, array_size(src->nr, sizeof(*dst->ext)));
+	dst->nr = src->nr;
+	return 0;
+}
+
+/**
  * prepage_extents_intersect() - add the pages in two sets to a third
  * @dst:	the set the common pages are added to
  * @a:		a set

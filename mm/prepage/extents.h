@@ -46,6 +46,8 @@ unsigned long prepage_extents_pages(const struct prepage_extents *set);
 bool prepage_extents_next_io(const struct prepage_extents *set,
 			     unsigned int *pos, pgoff_t gap,
 			     struct prepage_extent *io);
+int prepage_extents_copy(struct prepage_extents *dst,
+			 const struct prepage_extents *src);
 int prepage_extents_intersect(struct prepage_extents *dst,
 			      const struct prepage_extents *a,
 			      const struct prepage_extents *b);

@@ -598,19 +598,6 @@ static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f)
 }
 
 /*
- * Copy @f's target to @before, for prepage_file_trace_table() once it
- * changed. Return: whether the copy was made.
- */
-static bool prepage_file_trace_begin(struct prepage_extents *before,
-				     struct prepage_file *f)
-{
-	if (!prepage_extents_intersect(before, &f->target, &f->target))
-		return true;
-	prepage_extents_destroy(before);
-	return false;
-}
-
-/*
  * Fire the table events of @f for the pages that joined its target
  * (@promote) or left it since it was @before, which is destroyed.
  */
@@ -625,7 +612,7 @@ static void prepage_file_trace_table(struct prepage_mm *pm,
 	struct prepage_extent *e;
 	unsigned int i;
 
-	if (prepage_extents_intersect(&diff, now, now) ||
+	if (prepage_extents_copy(&diff, now) ||
 	    prepage_extents_subtract(&diff, less))
 		goto out;
 	for (i = 0; i < diff.nr; i++) {
@@ -677,7 +664,7 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 
 	prepage_extents_intersect(&used, accessed, &f->candidates);
 	traced = trace_prepage_file_promote_enabled() &&
-		 prepage_file_trace_begin(&before, f);
+		 !prepage_extents_copy(&before, &f->target);
 	for (i = 0; i < used.nr && f->target.nr < max; i++)
 		prepage_extents_add(&f->target, used.ext[i].start,
 				    used.ext[i].nr);
@@ -694,7 +681,7 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	 */
 	if (!prepage_extents_subtract(&f->prepaged, accessed)) {
 		traced = !pm->log_dropped && trace_prepage_file_evict_enabled() &&
-			 prepage_file_trace_begin(&before, f);
+			 !prepage_extents_copy(&before, &f->target);
 		for (i = 0; !pm->log_dropped && i < f->prepaged.nr &&
 		     f->target.nr < max; i++)
 			prepage_extents_remove(&f->target,
@@ -862,35 +849,27 @@ static void prepage_file_worker_done(struct prepage_mm *pm)
 		prepage_prepagers_done(pm);
 }
 
-/*
- * The file each prepager thread is reading, so that the page cache
- * insertions it causes can be counted (see prepage_file_worker_added()).
- * Slot i is written only by worker i itself.
- */
-static struct prepage_file *prepage_reading[PREPAGE_MAX_IDLE_WORKERS + 1];
+static void prepage_file_work(struct kthread_work *work);
 
 /*
- * The slot of the current task if it is a file prepager, else NULL. Any
- * kernel thread may ask, while prepage_disable() destroys the workers:
- * they are looked at under RCU (see prepage_workers_destroy()).
+ * The file the current task is reading for a window if it is a file
+ * prepager, else NULL: the work its worker is running (set by
+ * kthread_worker_fn() before it calls the work, by the worker's own
+ * thread). Any kernel thread may ask; only prepage threads (see
+ * __prepage_speculative()) are looked at as workers.
  */
-static struct prepage_file **prepage_reading_slot(void)
+static struct prepage_file *prepage_file_reading(void)
 {
-	struct prepage_file **slot = NULL;
-	struct kthread_worker *w;
-	unsigned int i;
+	struct kthread_worker *worker;
+	struct kthread_work *work;
 
-	rcu_read_lock();
-	for (i = 0; i < PREPAGE_MAX_IDLE_WORKERS && !slot; i++) {
-		w = READ_ONCE(prepage_idle_workers[i]);
-		if (w && w->task == current)
-			slot = &prepage_reading[i];
-	}
-	w = READ_ONCE(prepage_big_worker);
-	if (!slot && w && w->task == current)
-		slot = &prepage_reading[PREPAGE_MAX_IDLE_WORKERS];
-	rcu_read_unlock();
-	return slot;
+	if (!__prepage_speculative())
+		return NULL;
+	worker = kthread_data(current);
+	work = worker->current_work;
+	if (!work || work->func != prepage_file_work)
+		return NULL;
+	return container_of(work, struct prepage_file, work);
 }
 
 /**
@@ -912,8 +891,7 @@ static struct prepage_file **prepage_reading_slot(void)
 static void prepage_file_worker_added(struct address_space *mapping,
 				      struct folio *folio)
 {
-	struct prepage_file **slot = prepage_reading_slot();
-	struct prepage_file *f = slot ? *slot : NULL;
+	struct prepage_file *f = prepage_file_reading();
 	long nr = folio_nr_pages(folio);
 
 	if (!f || f->file->f_mapping != mapping)
@@ -1073,7 +1051,6 @@ static enum prepage_stop_reason prepage_file_stop_reason(struct prepage_file *f,
 static void prepage_file_work(struct kthread_work *work)
 {
 	struct prepage_file *f = container_of(work, struct prepage_file, work);
-	struct prepage_file **slot = prepage_reading_slot();
 	pgoff_t gap = READ_ONCE(prepage_merge_gap_pages);
 	pgoff_t stride = max(READ_ONCE(prepage_metadata_stride_pages), 1U);
 	pgoff_t eof = DIV_ROUND_UP(i_size_read(file_inode(f->file)), PAGE_SIZE);
@@ -1081,11 +1058,8 @@ static void prepage_file_work(struct kthread_work *work)
 	struct prepage_charge charge;
 	int ret = 1;
 
-	if (WARN_ON_ONCE(!slot))
-		goto done;
 	/* The table's mm is pinned by its state, which outlives this work. */
 	prepage_charge_begin(f->pm->slot.mm, &charge);
-	*slot = f;
 	/*
 	 * Every step reads at most one chunk, then reschedules and checks
 	 * whether to stop.
@@ -1096,7 +1070,6 @@ static void prepage_file_work(struct kthread_work *work)
 			break;
 		f->pass++;
 	}
-	*slot = NULL;
 	/* Unused prepaged pages must be reclaimable, not held in a batch. */
 	lru_add_drain();
 	prepage_charge_end(&charge);
@@ -1106,7 +1079,6 @@ static void prepage_file_work(struct kthread_work *work)
 	trace_prepage_file_done(f->pm->slot.mm, f->pm->pid,
 				file_inode(f->file), f->nr_prepaged,
 				prepage_file_stop_reason(f, ret));
-done:
 	prepage_file_worker_done(f->pm);
 }
 
@@ -1216,19 +1188,19 @@ static void prepage_file_stop(struct prepage_mm *pm)
 	WRITE_ONCE(prepage_file_mm(pm)->stop,
 		   pm->stop_reason ?: PREPAGE_STOP_END);
 	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
-		if (!f->worker || !kthread_cancel_work_sync(&f->work))
-			continue;
-		/* Queued again after a slice: it ran, and stops here. */
-		if (f->pass || f->next)
-			trace_prepage_file_done(pm->slot.mm, pm->pid,
-						file_inode(f->file),
-						f->nr_prepaged,
-						prepage_file_mm(pm)->stop);
-		prepage_file_worker_done(pm);
+		if (f->worker && kthread_cancel_work_sync(&f->work)) {
+			/* Queued again after a slice: it ran, and stops here. */
+			if (f->pass || f->next)
+				trace_prepage_file_done(pm->slot.mm, pm->pid,
+							file_inode(f->file),
+							f->nr_prepaged,
+							prepage_file_mm(pm)->stop);
+			prepage_file_worker_done(pm);
+		}
+		/* Not running now: its view of the plan goes. */
+		f->plan = (struct prepage_extents){};
 	}
 	/* No prepager runs: the plan is the state's again, and goes. */
-	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node)
-		f->plan = (struct prepage_extents){};
 	kvfree(prepage_file_mm(pm)->plan);
 	prepage_file_mm(pm)->plan = NULL;
 }

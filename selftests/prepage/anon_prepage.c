@@ -33,6 +33,7 @@
 #define KPF_ACTIVE	6
 #define NR_PAGES	256
 #define LRU_GEN		"/sys/kernel/mm/lru_gen/enabled"
+#define PAGE_IDLE	"/sys/kernel/mm/page_idle/bitmap"
 
 static long psz;
 
@@ -87,7 +88,6 @@ static int active_count(char *buf, int first, int nr)
 	return n;
 }
 
-/* Page [first, first + nr) out to swap; false if they do not all go. */
 /*
  * Page [first, first + nr) out. A folio still in the LRU batch of another
  * CPU (a prepager that moved left it there) is not on the LRU yet and
@@ -116,6 +116,44 @@ static bool pageout(char *buf, int first, int nr)
 	if (nr_cpus)
 		sched_setaffinity(0, sizeof(all), &all);
 	return done;
+}
+
+/*
+ * Idle page tracking (Documentation/admin-guide/mm/idle_page_tracking.rst)
+ * of pages [first, first + nr): with @mark, mark them idle and return how
+ * many were marked; else return how many are idle. -1 if a PFN or the
+ * bitmap cannot be read (the PFN is 0 without CAP_SYS_ADMIN).
+ */
+static int idle_pages(char *buf, int first, int nr, bool mark)
+{
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+	int bitmap = open(PAGE_IDLE, O_RDWR);
+	int i, n = 0;
+
+	if (pm < 0 || bitmap < 0)
+		n = -1;
+	for (i = 0; i < nr && n >= 0; i++) {
+		uint64_t ent = pagemap_entry(pm, buf + (first + i) * psz);
+		uint64_t pfn = ent & PM_PFN_MASK, bit = BIT_ULL(pfn % 64);
+		off_t off = pfn / 64 * sizeof(uint64_t);
+		uint64_t word = bit;
+
+		if (!(ent & PM_PRESENT) || !pfn)
+			n = -1;
+		else if (mark && pwrite(bitmap, &word, sizeof(word), off) !=
+			 sizeof(word))
+			n = -1;
+		else if (!mark && pread(bitmap, &word, sizeof(word), off) !=
+			 sizeof(word))
+			n = -1;
+		else
+			n += mark || (word & bit);
+	}
+	if (pm >= 0)
+		close(pm);
+	if (bitmap >= 0)
+		close(bitmap);
+	return n;
 }
 
 /* Read pages [first, first + nr): false if one is not what was written. */
@@ -446,6 +484,33 @@ TEST_F(anon, mglru_used_stay_young)
 	/* All the used pages, not the others (or not all of them). */
 	EXPECT_LE(32, activated);
 	EXPECT_GT(64, activated);
+	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+}
+
+/*
+ * An accessed bit the end of a window clears is handed on to the folio,
+ * as idle page tracking hands on the bits it clears, so that whoever
+ * else reads accessed bits still sees the access: of 64 prepaged pages
+ * marked idle, the 32 the app used are no longer idle after the end,
+ * the other 32 still are.
+ */
+TEST_F(anon, idle_tracking_sees_use)
+{
+	if (access(PAGE_IDLE, F_OK))
+		SKIP(return, "no idle page tracking (CONFIG_IDLE_PAGE_TRACKING)");
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(64, stat_of("anon_prepaged"));
+	ASSERT_EQ(64, idle_pages(self->buf, 0, 64, true));
+	ASSERT_EQ(64, idle_pages(self->buf, 0, 64, false));
+	ASSERT_TRUE(touch(self->buf, 0, 32));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(32, stat_of("anon_hit"));
+	EXPECT_EQ(0, idle_pages(self->buf, 0, 32, false));
+	EXPECT_EQ(32, idle_pages(self->buf, 32, 32, false));
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
 }
 

@@ -145,6 +145,25 @@ static void prepage_test_extents_intersect(struct kunit *test)
 	prepage_extents_destroy(&c);
 }
 
+static void prepage_test_extents_copy(struct kunit *test)
+{
+	struct prepage_extents a = {}, c = {};
+
+	/* An empty set copies to an empty one. */
+	KUNIT_ASSERT_EQ(test, prepage_extents_copy(&c, &a), 0);
+	KUNIT_EXPECT_EQ(test, c.nr, 0U);
+	KUNIT_ASSERT_EQ(test, prepage_extents_add(&a, 0, 32), 0);
+	KUNIT_ASSERT_EQ(test, prepage_extents_add(&a, 40, 8), 0);
+	KUNIT_ASSERT_EQ(test, prepage_extents_copy(&c, &a), 0);
+	prepage_expect_set(test, &c, (pgoff_t []){ 0, 32, 40, 8 }, 2);
+	/* A copy of its own: changing it leaves the original alone. */
+	KUNIT_ASSERT_EQ(test, prepage_extents_remove(&c, 0, 8), 0);
+	prepage_expect_set(test, &a, (pgoff_t []){ 0, 32, 40, 8 }, 2);
+	prepage_expect_set(test, &c, (pgoff_t []){ 8, 24, 40, 8 }, 2);
+	prepage_extents_destroy(&a);
+	prepage_extents_destroy(&c);
+}
+
 /* Parse the ranges @fmt prints (in bytes: multiples of PAGE_SIZE) into @set. */
 static __printf(3, 4) int prepage_test_parse(struct prepage_extents *set,
 					     unsigned int max, const char *fmt,
@@ -237,6 +256,7 @@ static struct kunit_case prepage_extents_test_cases[] = {
 	KUNIT_CASE(prepage_test_extents_remove),
 	KUNIT_CASE(prepage_test_extents_io),
 	KUNIT_CASE(prepage_test_extents_intersect),
+	KUNIT_CASE(prepage_test_extents_copy),
 	KUNIT_CASE(prepage_test_parse_ranges),
 	KUNIT_CASE(prepage_test_permille),
 	{},
