@@ -14,6 +14,9 @@
  * by real reclaim (default: the driver locks enough memory that the apps
  * get only --budget of it) or by explicit, deterministic page-out
  * (--pageout: MADV_PAGEOUT and FADV_DONTNEED as an app goes background).
+ * Each mode runs in a memory cgroup of its own (--no-memcg: all in the
+ * root one), so that reclaim's per-cgroup state does not pass from one
+ * mode to the next.
  *
  * Three app sequences, round by round in turn (--sequences): cycle (every
  * app once a round, the order rotated), hub (every other switch goes back
@@ -84,6 +87,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -122,6 +126,7 @@ static struct {
 	long file_fp, anon_fp;		/* footprint pages per switch */
 	int work;			/* CPU work per touched page */
 	bool pageout;			/* explicit page-out, not reclaim */
+	bool memcg;			/* a memory cgroup for each mode */
 	long budget_mb;			/* reclaim: memory the apps get */
 	const char *dir;
 	char modes[256];
@@ -132,6 +137,7 @@ static struct {
 	.big_pages = 3072, .small_pages = 128, .anon_pages = 4096,
 	.file_fp = 1024, .anon_fp = 768, .work = 2000,
 	.dir = "/mnt/disk",
+	.memcg = true,
 	.modes = DEFAULT_MODES,
 	.sequences = DEFAULT_SEQUENCES,
 };
@@ -1228,6 +1234,58 @@ static void balloon_deflate(void)
 	balloon.n = 0;
 }
 
+/* ---- a memory cgroup for each mode ------------------------------------- */
+
+#define CGROOT	"/sys/fs/cgroup"
+
+static char mode_cg[128];
+
+/*
+ * Run a mode (its apps and this driver, the balloon aside) in a memory
+ * cgroup of its own, made for it and removed after it. Reclaim keeps
+ * state per cgroup (MGLRU's generations and refault statistics, the
+ * balance between anonymous and file pages) that would otherwise pass
+ * from one mode's apps to the next mode's: in the runs before this, a
+ * mode's trial was slower after some modes than after others (baseline
+ * 76-124 ms right after prepage-profile, 54-89 ms first or right after
+ * ideal).
+ */
+static void mode_cgroup_enter(const char *mode, int trial, bool anatomy)
+{
+	char path[160];
+
+	if (!opt.memcg)
+		return;
+	if (access(CGROOT "/cgroup.procs", F_OK) &&
+	    mount("cgroup2", CGROOT, "cgroup2", 0, NULL))
+		die("--memcg: cannot mount cgroup2 on " CGROOT ": %s",
+		    strerror(errno));
+	if (write_str(CGROOT "/cgroup.subtree_control", "+memory"))
+		die("--memcg: no memory controller (CONFIG_MEMCG)");
+	snprintf(mode_cg, sizeof(mode_cg), CGROOT "/prepage-bench.%s.%d%s",
+		 mode, trial, anatomy ? ".anatomy" : "");
+	if (mkdir(mode_cg, 0755))
+		die("--memcg: mkdir %s: %s", mode_cg, strerror(errno));
+	snprintf(path, sizeof(path), "%s/cgroup.procs", mode_cg);
+	/* "0": the writer itself; the apps it forks inherit the cgroup. */
+	if (write_str(path, "0"))
+		die("--memcg: cannot enter %s", mode_cg);
+}
+
+/* Back to the root cgroup, once the mode's apps are gone; remove its own. */
+static void mode_cgroup_leave(void)
+{
+	int i;
+
+	if (!opt.memcg)
+		return;
+	if (write_str(CGROOT "/cgroup.procs", "0"))
+		die("--memcg: cannot go back to " CGROOT);
+	/* Its last tasks may take a moment to leave it after they exit. */
+	for (i = 0; rmdir(mode_cg) && errno == EBUSY && i < 100; i++)
+		usleep(10000);
+}
+
 /* ---- anatomy: taskstats of the app over a switch ---------------------- */
 
 static int ts_sock = -1;
@@ -1462,6 +1520,7 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 		balloon_mb = balloon_inflate();
 		avail_mb = mem_available_mb();
 	}
+	mode_cgroup_enter(mode, trial, anatomy);
 	replay_advice = !strcmp(mode, "userspace") ? MADV_WILLNEED :
 			!strcmp(mode, "populate") ? MADV_POPULATE_READ : 0;
 	if (anatomy)
@@ -1614,6 +1673,7 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 		close(apps[i].cmd);
 		close(apps[i].reply);
 	}
+	mode_cgroup_leave();
 	knob("enabled", "0");
 	for (i = 0; anatomy && i <= NR_FILES; i++)
 		free(fp.map[i]);
@@ -1795,6 +1855,8 @@ static void usage(void)
 		"                     rest (default: 40%% of what they map)\n"
 		"  --pageout          page background apps out explicitly\n"
 		"                     (MADV_PAGEOUT, FADV_DONTNEED) instead\n"
+		"  --no-memcg         run all modes in the root memory cgroup\n"
+		"                     (default: a memory cgroup for each mode)\n"
 		"  --overhead LABEL   fault loops only, no switches (hook cost)\n"
 		"  --calibrate        time a fixed CPU loop only (storage dilation)\n"
 		"  --set NAME=VALUE   set a tunable of " SYSFS " in the\n"
@@ -1811,7 +1873,7 @@ int main(int argc, char **argv)
 		{ "rounds", 1, NULL, 'r' }, { "trials", 1, NULL, 't' },
 		{ "seed", 1, NULL, 's' }, { "modes", 1, NULL, 'm' },
 		{ "dir", 1, NULL, 'd' }, { "work", 1, NULL, 'k' },
-		{ "pageout", 0, NULL, 'P' }, { "budget", 1, NULL, 'b' },
+		{ "pageout", 0, NULL, 'P' }, { "no-memcg", 0, NULL, 'M' }, { "budget", 1, NULL, 'b' },
 		{ "sequences", 1, NULL, 'S' }, { "help", 0, NULL, 'h' },
 		{ "overhead", 1, NULL, 'O' }, { "anatomy", 1, NULL, 'A' },
 		{ "calibrate", 0, NULL, 'C' }, { "set", 1, NULL, 'T' },
@@ -1832,6 +1894,7 @@ int main(int argc, char **argv)
 		case 'd': opt.dir = optarg; break;
 		case 'k': opt.work = atoi(optarg); break;
 		case 'P': opt.pageout = true; break;
+		case 'M': opt.memcg = false; break;
 		case 'b': opt.budget_mb = atol(optarg); if (opt.budget_mb < 1) usage(); break;
 		case 'S': snprintf(opt.sequences, sizeof(opt.sequences), "%s", optarg); break;
 		case 'O': oh = optarg; break;
@@ -1885,12 +1948,12 @@ int main(int argc, char **argv)
 	}
 	if (opt.anatomy)
 		ts_open();
-	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s\n",
+	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s memcg=%d\n",
 	       opt.apps, opt.warmup, opt.rounds, opt.trials, opt.anatomy,
 	       opt.seed, opt.work,
 	       opt.file_fp, opt.anon_fp, opt.big_pages, opt.small_pages,
 	       opt.anon_pages, opt.pageout ? "pageout" : "reclaim",
-	       opt.pageout ? 0 : opt.budget_mb, seqlist);
+	       opt.pageout ? 0 : opt.budget_mb, seqlist, opt.memcg);
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
 		make_files(&apps[i]);
