@@ -314,15 +314,16 @@ static void anon_walk_free(struct prepage_anon_walk *w)
 
 /*
  * An accessed bit the engine clears for its own bookkeeping is handed on
- * to the folio, as page_idle and DAMON hand on the bits they clear, so
- * that whoever else reads accessed bits still sees the access: the folio
- * is no longer idle (idle page tracking), and it is young, which reclaim
- * counts as a reference when it tests the folio's references, as it
- * would have counted the bit (with MGLRU too: a page the app used that
- * reaches the oldest generation is kept there). MGLRU's aging, besides,
- * finds accesses in the page tables only: the folio also gets what the
- * aging does with a set bit, a move to the youngest generation. Not when
- * the access was the prepager's own fault: a page brought in
+ * to the folio, so that whoever else reads accessed bits still sees the
+ * access. The folio is no longer idle, as page_idle hands on the bits it
+ * clears (idle page tracking). Reclaim gets the access as it would have
+ * used the bit, once: the classic LRU reads PG_young when it tests the
+ * references of a folio it would reclaim (as for page_idle); MGLRU's
+ * aging finds accesses in the page tables, and the folio gets what the
+ * aging does with a set bit, a move to the youngest generation (PG_young
+ * as well would count the access again when the folio reaches the
+ * oldest generation; PG_young alone, for a folio not on an LRU list).
+ * Not when the access was the prepager's own fault: a page brought in
  * speculatively must not look used.
  */
 static void anon_walk_transfer(struct prepage_anon_walk *w,
@@ -331,9 +332,10 @@ static void anon_walk_transfer(struct prepage_anon_walk *w,
 	if (!folio || w->own)
 		return;
 	folio_clear_idle(folio);
-	folio_set_young(folio);
 	if (lru_gen_enabled() && folio_test_lru(folio))
 		folio_activate(folio);
+	else
+		folio_set_young(folio);
 }
 
 /*
@@ -379,8 +381,12 @@ static void anon_walk_huge(struct prepage_anon_walk *w, pmd_t *pmd,
 	    (w->only && find_next_bit(w->only, i + n, i) >= i + n))
 		return;
 	if (pmdp_clear_young_notify(walk->vma, haddr, pmd)) {
+		struct folio *folio;
+
 		bitmap_set(w->young, i, n);
-		anon_walk_transfer(w, pmd_folio(pmdval));
+		/* Not the huge zero folio. */
+		folio = vm_normal_folio_pmd(walk->vma, haddr, pmdval);
+		anon_walk_transfer(w, folio);
 	}
 }
 

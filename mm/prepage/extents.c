@@ -275,7 +275,8 @@ bool prepage_extents_next_io(const struct prepage_extents *set,
  * @dst:	the copy, an empty set
  * @src:	the set to copy
  *
- * Return: 0, or -ENOMEM (@dst then stays empty).
+ * Return: 0, -ENOMEM (@dst then stays empty), or -EINVAL if @dst is not
+ * empty.
  */
 int prepage_extents_copy(struct prepage_extents *dst,
 			 const struct prepage_extents *src)

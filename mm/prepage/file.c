@@ -855,8 +855,10 @@ static void prepage_file_work(struct kthread_work *work);
  * The file the current task is reading for a window if it is a file
  * prepager, else NULL: the work its worker is running (set by
  * kthread_worker_fn() before it calls the work, by the worker's own
- * thread). Any kernel thread may ask; only prepage threads (see
- * __prepage_speculative()) are looked at as workers.
+ * thread, and left set after it returned, when the thread inserts
+ * nothing). Any kernel thread may ask; only prepage threads (see
+ * __prepage_speculative()), all kthread workers, are looked at as
+ * workers.
  */
 static struct prepage_file *prepage_file_reading(void)
 {

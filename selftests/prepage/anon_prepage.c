@@ -130,21 +130,20 @@ static void drain_lru_batches(void)
 {
 	char *page = mmap(NULL, psz, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	cpu_set_t all, one;
-	int cpu;
+	long cpu, nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t was, one;
 
 	if (page == MAP_FAILED)
 		return;
-	if (!sched_getaffinity(0, sizeof(all), &all)) {
-		for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-			if (!CPU_ISSET(cpu, &all))
-				continue;
+	/* Every CPU, not only those of the fixture's affinity. */
+	if (!sched_getaffinity(0, sizeof(was), &was)) {
+		for (cpu = 0; cpu < nr_cpus && cpu < CPU_SETSIZE; cpu++) {
 			CPU_ZERO(&one);
 			CPU_SET(cpu, &one);
 			if (!sched_setaffinity(0, sizeof(one), &one))
 				madvise(page, psz, MADV_PAGEOUT);
 		}
-		sched_setaffinity(0, sizeof(all), &all);
+		sched_setaffinity(0, sizeof(was), &was);
 	}
 	munmap(page, psz);
 }
