@@ -9,8 +9,32 @@
 #ifndef _PREPAGE_CORE_KUNIT_H
 #define _PREPAGE_CORE_KUNIT_H
 
+#include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/sched/mm.h>
+
+KUNIT_DEFINE_ACTION_WRAPPER(prepage_test_mmput, mmput, struct mm_struct *);
+
+/*
+ * A new address space. Its user reference is dropped by
+ * prepage_test_mm_exit(), or when the case ends if an assertion stopped
+ * it first.
+ */
+static struct mm_struct *prepage_test_mm_alloc(struct kunit *test)
+{
+	struct mm_struct *mm = mm_alloc();
+
+	KUNIT_ASSERT_NOT_NULL(test, mm);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, prepage_test_mmput,
+							mm), 0);
+	return mm;
+}
+
+/* The last user of @mm, from prepage_test_mm_alloc(), goes away. */
+static void prepage_test_mm_exit(struct kunit *test, struct mm_struct *mm)
+{
+	kunit_release_action(test, prepage_test_mmput, mm);
+}
 
 /*
  * A state of @mm that is not in the hash, as prepage_mm_enter() would
@@ -30,10 +54,9 @@ static struct prepage_mm *prepage_test_mm_new(struct kunit *test,
 
 static void prepage_test_window_lifecycle(struct kunit *test)
 {
-	struct mm_struct *mm = mm_alloc();
+	struct mm_struct *mm = prepage_test_mm_alloc(test);
 	struct prepage_mm *pm;
 
-	KUNIT_ASSERT_NOT_NULL(test, mm);
 	pm = prepage_test_mm_new(test, mm);
 	/* The state pins the mm_struct: mm_alloc()'s reference and its own. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 2);
@@ -64,7 +87,7 @@ static void prepage_test_window_lifecycle(struct kunit *test)
 	 * unhashes: its log goes with it (the reset freed its backends'
 	 * state).
 	 */
-	mmput(mm);
+	prepage_test_mm_exit(test, mm);
 	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_users), 0);
 	prepage_mm_shutdown(pm, PREPAGE_CLOSE_EXIT);
@@ -81,25 +104,22 @@ static void prepage_test_window_lifecycle(struct kunit *test)
  */
 static void prepage_test_mm_enter(struct kunit *test)
 {
-	struct mm_struct *mm = mm_alloc();
+	struct mm_struct *mm = prepage_test_mm_alloc(test);
 	struct prepage_mm *pm, *again;
 
-	KUNIT_ASSERT_NOT_NULL(test, mm);
 	KUNIT_EXPECT_NULL(test, prepage_mm_lookup(mm));
 	if (!static_branch_unlikely(&prepage_key)) {
 		KUNIT_EXPECT_PTR_EQ(test, prepage_mm_enter(mm),
 				    ERR_PTR(-ENODEV));
 		KUNIT_EXPECT_FALSE(test, test_bit(MMF_PREPAGE, &mm->flags));
 		KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 1);
-		mmput(mm);
+		prepage_test_mm_exit(test, mm);
 		return;
 	}
 
 	pm = prepage_mm_enter(mm);
-	if (pm == ERR_PTR(-ENODEV)) {
-		mmput(mm);
+	if (pm == ERR_PTR(-ENODEV))
 		kunit_skip(test, "prepage was disabled while the case ran");
-	}
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(pm));
 	KUNIT_EXPECT_TRUE(test, test_bit(MMF_PREPAGE, &mm->flags));
 	KUNIT_EXPECT_EQ(test, atomic_read(&mm->mm_count), 2);
@@ -115,7 +135,7 @@ static void prepage_test_mm_enter(struct kunit *test)
 	 * it by the flag. A holder's reference stays valid, and its state
 	 * refuses switches.
 	 */
-	mmput(mm);
+	prepage_test_mm_exit(test, mm);
 	KUNIT_EXPECT_NULL(test, prepage_mm_lookup(mm));
 	KUNIT_EXPECT_FALSE(test, test_bit(MMF_PREPAGE, &mm->flags));
 	KUNIT_EXPECT_EQ(test, prepage_window_open(pm), -ESRCH);
