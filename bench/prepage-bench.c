@@ -945,7 +945,8 @@ static const char *stat_keys[] = {
 	"file_prepaged", "file_hit", "file_miss", "anon_prepaged", "anon_hit",
 	"anon_miss", "switches", "log_dropped", "file_stale", "file_evicted",
 	"file_demoted", "anon_evicted", "anon_demoted", "file_late", "anon_late",
-	"budget_stops", "closed_stops", "nomem_stops", NULL,
+	"budget_stops", "closed_stops", "nomem_stops", "file_sat_out",
+	"anon_sat_out", NULL,
 };
 
 /* Room for the values of stat_keys (and table_keys). */

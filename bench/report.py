@@ -173,6 +173,10 @@ def summarize(recs):
             # were behind the app), no memory.
             "stops_per_switch": {k: st.get(k + "_stops", 0) / n
                                  for k in ("budget", "closed", "nomem")},
+            # Switches in which a side sat out, backed off because its
+            # prepaging had not paid (min_precision_permille).
+            "sat_out_per_switch": {k: st.get(k + "_sat_out", 0) / n
+                                   for k in ("file", "anon")},
             # The memory lock of the driver, and what it left (MiB):
             # the same for every mode, or the modes are not comparable.
             "balloon_mb": [r["balloon_mb"] for r in md if "balloon_mb" in r],
@@ -228,7 +232,7 @@ def fmt(v, spec=".1f", pctg=False):
 def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
-            "waste MB/sw", "evict f/a", "late f/a", "stops b/c/n", "anon T/C",
+            "waste MB/sw", "evict f/a", "late f/a", "stops b/c/n", "sat out f/a", "anon T/C",
             "pref ms/sw", "kswapd ms/sw",
             "start ms",
             "start p95", "start CPU p95", "start wait p95", "end ms"]
@@ -253,6 +257,8 @@ def table(summary):
                      fmt(s["anon_late"], ".0%"),
                      "/".join(fmt(s["stops_per_switch"][k], ".0%")
                               for k in ("budget", "closed", "nomem")),
+                     "/".join(fmt(s["sat_out_per_switch"][k], ".0%")
+                              for k in ("file", "anon")),
                      "%s/%s" % tuple(fmt(s["tables"].get(k), ".0f") for k in
                                      ("anon_target_pages",
                                       "anon_candidate_pages")),

@@ -1499,6 +1499,7 @@ static const struct prepage_ops prepage_anon_ops = {
 	.stat_prepaged	= PREPAGE_STAT_ANON_PREPAGED,
 	.stat_hit	= PREPAGE_STAT_ANON_HIT,
 	.stat_miss	= PREPAGE_STAT_ANON_MISS,
+	.stat_sat_out	= PREPAGE_STAT_ANON_SAT_OUT,
 	.attrs		= &prepage_anon_attr_group,
 	.workers_init	= prepage_anon_workers_init,
 	.workers_exit	= prepage_anon_workers_exit,

@@ -78,6 +78,12 @@ static atomic_t prepage_nr_switching = ATOMIC_INIT(0);
  */
 unsigned int prepage_max_switch_kbytes __read_mostly = 262144;
 
+/*
+ * The precision, in permille, below which a window's prepaging of a
+ * backend did not pay; 0 never backs off. Default: 100 (10%).
+ */
+unsigned int prepage_min_precision_permille __read_mostly = 100;
+
 /* The backends, by &enum prepage_side; registered at boot, never removed. */
 const struct prepage_ops *prepage_backends[PREPAGE_NR_SIDES];
 
@@ -536,6 +542,76 @@ static pid_t prepage_owner_pid(struct mm_struct *mm)
 	return pid;
 }
 
+/*
+ * Whether each backend of @pm sits out the window that opens (not on a
+ * restart: a restarted window keeps its first start's choice): the one
+ * whose prepaging did not pay in its last windows sits out the next
+ * 2^level - 1 of them, and prepages again in the window after, to see
+ * whether it pays now. A backend that would not have prepaged anyway
+ * (disabled, or with no state yet) does not sit out, and keeps its
+ * windows to sit out for when it prepages.
+ */
+static void prepage_backoff_open(struct prepage_mm *pm)
+{
+	bool on = READ_ONCE(prepage_min_precision_permille);
+	const struct prepage_ops *ops;
+	unsigned int i;
+
+	for_each_prepage_ops(ops, i) {
+		struct prepage_backoff *b = &pm->backoff[i];
+
+		if (!on)
+			*b = (struct prepage_backoff){};
+		b->out = false;
+		if (!b->skip || !pm->side[i] || !ops->start ||
+		    !READ_ONCE(*ops->enabled))
+			continue;
+		b->skip--;
+		b->out = true;
+		prepage_stat_add(pm, ops->stat_sat_out, 1);
+	}
+}
+
+/**
+ * prepage_backoff() - judge whether the prepaging of a window paid
+ * @pm:		the prepage state, its window just closed and counted
+ * @ops:	the backend
+ *
+ * A window paid for a backend if the app used at least
+ * min_precision_permille of the pages the backend prepaged for it (a
+ * page reclaimed before it was used was not used). One that did not pay
+ * raises the backend's back-off level, and the backend sits out the next
+ * 2^level - 1 windows; one that paid ends the back-off. A window in which
+ * it prepaged fewer than %PREPAGE_BACKOFF_PAGES pages, or sat out, or
+ * whose log lacks accesses (restarted, or full: uses may be missing)
+ * tells nothing and changes nothing.
+ *
+ * Context: @pm->lock held.
+ */
+static void prepage_backoff(struct prepage_mm *pm,
+			    const struct prepage_ops *ops)
+{
+	struct prepage_backoff *b = &pm->backoff[ops->side];
+	unsigned int min = READ_ONCE(prepage_min_precision_permille);
+	unsigned long prepaged, hit;
+
+	lockdep_assert_held(&pm->lock);
+	if (!ops->stat_hit || b->out || pm->log_dropped)
+		return;
+	prepaged = prepage_stat_read(pm, ops->stat_prepaged) -
+		   pm->window_stat[ops->stat_prepaged];
+	hit = prepage_stat_read(pm, ops->stat_hit) -
+	      pm->window_stat[ops->stat_hit];
+	if (prepaged < PREPAGE_BACKOFF_PAGES)
+		return;
+	if ((u64)hit * 1000 >= (u64)min * prepaged) {
+		b->level = 0;
+		return;
+	}
+	b->level = min_t(unsigned int, b->level + 1, PREPAGE_BACKOFF_MAX);
+	b->skip = (1U << b->level) - 1;
+}
+
 /**
  * prepage_window_open() - an app switch to @pm's address space begins
  * @pm:	the prepage state
@@ -620,8 +696,11 @@ int prepage_window_open(struct prepage_mm *pm)
 		pm->window_stat[i] = prepage_stat_read(pm, i);
 	pm->prepage_start = ktime_get_ns();
 	WRITE_ONCE(pm->last_prepage_ns, 0);
+	if (!restart)
+		prepage_backoff_open(pm);
 	for_each_prepage_ops(ops, i)
-		if (pm->side[i] && ops->start && READ_ONCE(*ops->enabled))
+		if (pm->side[i] && ops->start && READ_ONCE(*ops->enabled) &&
+		    !pm->backoff[i].out)
 			ops->start(pm);
 out:
 	mutex_unlock(&pm->lock);
@@ -632,9 +711,10 @@ out:
  * prepage_window_close() - the app switch to @pm's address space is done
  * @pm:	the prepage state
  *
- * Closes the accounting window: counts the window's hits and misses and
- * updates the tables from what the app used. The caller holds a user of
- * the address space.
+ * Closes the accounting window: counts the window's hits and misses,
+ * updates the tables from what the app used, and judges whether each
+ * backend's prepaging paid (prepage_backoff()). The caller holds a user
+ * of the address space.
  *
  * Return: 0; -EINVAL if no window is open; -EINTR if interrupted by a
  * fatal signal.
@@ -651,9 +731,12 @@ int prepage_window_close(struct prepage_mm *pm)
 		return -EINVAL;
 	}
 	nr = __prepage_window_close(pm, PREPAGE_CLOSE_END);
-	for_each_prepage_ops(ops, i)
-		if (pm->side[i])
-			ops->window_close(pm, pm->log, nr);
+	for_each_prepage_ops(ops, i) {
+		if (!pm->side[i])
+			continue;
+		ops->window_close(pm, pm->log, nr);
+		prepage_backoff(pm, ops);
+	}
 	prepage_window_closed(pm, PREPAGE_CLOSE_END, nr);
 	mutex_unlock(&pm->lock);
 	return 0;
@@ -665,7 +748,7 @@ int prepage_window_close(struct prepage_mm *pm)
  *
  * Closes an open window without counting or learning from it (the pages
  * prepaged for it that the app did not use are demoted), and drops the
- * tables. The counters are kept.
+ * tables and the back-offs. The counters are kept.
  *
  * Return: 0, or -EINTR if interrupted by a fatal signal.
  */
@@ -687,6 +770,7 @@ int prepage_reset(struct prepage_mm *pm)
 			ops->window_discard(pm);
 		prepage_side_free(pm, ops);
 	}
+	memset(pm->backoff, 0, sizeof(pm->backoff));
 	mutex_unlock(&pm->lock);
 	return 0;
 }
@@ -700,7 +784,8 @@ int prepage_reset(struct prepage_mm *pm)
  *		NULL, which the caller frees with &prepage_ops.table_free
  *
  * The prepagers of the old tables stop, and what they prepaged that the
- * app did not use is demoted; an open window stays open.
+ * app did not use is demoted; an open window stays open. The backends
+ * of the new tables no longer back off.
  *
  * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EINTR if
  * interrupted by a fatal signal. On error nothing changed.
@@ -723,9 +808,14 @@ int prepage_load_tables(struct prepage_mm *pm, void *tables[PREPAGE_NR_SIDES])
 		if (err)
 			goto out;
 	}
-	for_each_prepage_ops(ops, i)
-		if (tables[i])
-			tables[i] = ops->table_swap(pm, tables[i]);
+	/* A new table is given its chance: its backend's back-off ends. */
+	for_each_prepage_ops(ops, i) {
+		if (!tables[i])
+			continue;
+		tables[i] = ops->table_swap(pm, tables[i]);
+		pm->backoff[i].level = 0;
+		pm->backoff[i].skip = 0;
+	}
 out:
 	mutex_unlock(&pm->lock);
 	return err;

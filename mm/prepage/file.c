@@ -1346,6 +1346,7 @@ static const struct prepage_ops prepage_file_ops = {
 	.stat_prepaged	= PREPAGE_STAT_FILE_PREPAGED,
 	.stat_hit	= PREPAGE_STAT_FILE_HIT,
 	.stat_miss	= PREPAGE_STAT_FILE_MISS,
+	.stat_sat_out	= PREPAGE_STAT_FILE_SAT_OUT,
 	.attrs		= &prepage_file_attr_group,
 	.workers_init	= prepage_file_workers_init,
 	.workers_exit	= prepage_file_workers_exit,

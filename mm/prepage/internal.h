@@ -74,6 +74,10 @@ enum prepage_state {
  *				that were not prepaged: the app reached them
  *				first (or the budget ran out, or the page was
  *				skipped)
+ * @PREPAGE_STAT_FILE_SAT_OUT:	windows the file prepagers sat out, backed
+ *				off because their prepaging had not paid
+ * @PREPAGE_STAT_ANON_SAT_OUT:	windows the anonymous prepagers sat out,
+ *				backed off so
  * @NR_PREPAGE_STAT:		number of counters
  */
 enum prepage_stat_item {
@@ -96,6 +100,8 @@ enum prepage_stat_item {
 	PREPAGE_STAT_ANON_EVICTED,
 	PREPAGE_STAT_ANON_DEMOTED,
 	PREPAGE_STAT_ANON_LATE,
+	PREPAGE_STAT_FILE_SAT_OUT,
+	PREPAGE_STAT_ANON_SAT_OUT,
 	NR_PREPAGE_STAT,
 };
 
@@ -144,6 +150,26 @@ enum prepage_side {
 };
 
 /**
+ * struct prepage_backoff - whether a backend's prepaging pays for an
+ * address space
+ * @level:	its last windows that did not pay, in a row, at most
+ *		%PREPAGE_BACKOFF_MAX: it sits out 2^@level - 1 windows
+ *		before it tries again
+ * @skip:	windows it still sits out
+ * @out:	it sits out the current window (or the last one)
+ */
+struct prepage_backoff {
+	u8 level;
+	u8 skip;
+	bool out;
+};
+
+/* The longest back-off: 2^4 - 1 = 15 windows sat out between tries. */
+#define PREPAGE_BACKOFF_MAX	4
+/* A window that prepaged fewer pages of a backend does not judge it. */
+#define PREPAGE_BACKOFF_PAGES	32
+
+/**
  * struct prepage_mm - the prepage state of one address space
  * @slot:		hash link and the mm this is for (see mm/mm_slot.h)
  * @kref:		one reference for the hash, one for each user
@@ -169,6 +195,8 @@ enum prepage_side {
  *			the backend is used (a window opens with it
  *			enabled, or a table of it is loaded), freed when
  *			the tables are reset or the state shut down
+ * @backoff:		each backend's back-off, by &enum prepage_side;
+ *			under @lock
  * @log_lock:		protects @logging, @log_nr, @log_dropped and the
  *			entries of @log
  * @logging:		accesses of the app's tasks are logged
@@ -214,6 +242,7 @@ struct prepage_mm {
 	unsigned long window_stat[NR_PREPAGE_STAT];
 	u64 last_window_ns;
 	void *side[PREPAGE_NR_SIDES];
+	struct prepage_backoff backoff[PREPAGE_NR_SIDES];
 	spinlock_t log_lock;	/* protects the log, see above */
 	bool logging;
 	bool log_dropped;
@@ -238,6 +267,8 @@ struct prepage_mm {
  * @stat_hit:		its counter of prepaged pages the app used; 0 if it
  *			has none (then no precision or recall is shown)
  * @stat_miss:		its counter of pages the app brought in itself
+ * @stat_sat_out:	its counter of windows it sat out, backed off; 0 if
+ *			it has no @stat_hit (then it never backs off)
  * @attrs:		its tunables, in /sys/kernel/mm/prepage/, or NULL
  * @workers_init:	create its prepager threads, when prepage is
  *			enabled; may be called again, and then does nothing
@@ -285,6 +316,7 @@ struct prepage_ops {
 	enum prepage_stat_item stat_prepaged;
 	enum prepage_stat_item stat_hit;
 	enum prepage_stat_item stat_miss;
+	enum prepage_stat_item stat_sat_out;
 	const struct attribute_group *attrs;
 	int (*workers_init)(void);
 	void (*workers_exit)(void);
@@ -325,6 +357,8 @@ int prepage_register_ops(const struct prepage_ops *ops);
 
 /* Kilobytes one window may bring in; see prepage_budget_take(). */
 extern unsigned int prepage_max_switch_kbytes;
+/* The precision below which a backend backs off; see prepage_backoff(). */
+extern unsigned int prepage_min_precision_permille;
 
 struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm);
 struct prepage_mm *prepage_mm_enter(struct mm_struct *mm);
@@ -364,7 +398,7 @@ void prepage_nomem_stop(struct prepage_mm *pm);
  * Every counter of an address space is also summed over the whole system in
  * /proc/vmstat, where the prepage_* events are in the order of this enum.
  */
-static_assert(PREPAGE_ANON_LATE - PREPAGE_SWITCHES == NR_PREPAGE_STAT - 1);
+static_assert(PREPAGE_ANON_SAT_OUT - PREPAGE_SWITCHES == NR_PREPAGE_STAT - 1);
 
 static inline void prepage_stat_add(struct prepage_mm *pm,
 				    enum prepage_stat_item item, long delta)

@@ -139,6 +139,8 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_ANON_EVICTED]	= "anon_evicted",
 	[PREPAGE_STAT_ANON_DEMOTED]	= "anon_demoted",
 	[PREPAGE_STAT_ANON_LATE]	= "anon_late",
+	[PREPAGE_STAT_FILE_SAT_OUT]	= "file_sat_out",
+	[PREPAGE_STAT_ANON_SAT_OUT]	= "anon_sat_out",
 };
 
 /**

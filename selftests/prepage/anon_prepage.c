@@ -279,7 +279,7 @@ static const char * const counters[] = {
 	"file_demoted", "file_evicted", "file_late", "file_stale",
 	"budget_stops", "closed_stops", "nomem_stops", "log_dropped",
 	"anon_prepaged", "anon_hit", "anon_miss", "anon_evicted",
-	"anon_demoted", "anon_late",
+	"anon_demoted", "anon_late", "file_sat_out", "anon_sat_out",
 };
 
 static long vmstat_counter(const char *name)
@@ -396,6 +396,36 @@ TEST_F(anon, evicted)
 	/* 48-55: prepaged, still mapped, not used. */
 	EXPECT_EQ(8, stat_of("anon_demoted"));
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+}
+
+/*
+ * Back-off, as file.backoff: the app uses 16 of the 64 pages prepaged,
+ * 250 permille, below min_precision_permille 500, so the anonymous
+ * prepagers sit out the next window, in which the app swaps all 64 in
+ * itself (and uses them: they are targets again); they prepage in the
+ * one after, which pays.
+ */
+TEST_F(anon, backoff)
+{
+	ASSERT_EQ(0, knob_set("min_precision_permille", 500));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	ASSERT_EQ(0, prepaged_switch(self->buf, 0, 16));
+	EXPECT_EQ(64, stat_of("anon_prepaged"));
+	EXPECT_EQ(16, stat_of("anon_hit"));
+	EXPECT_EQ(0, stat_of("anon_sat_out"));
+
+	ASSERT_EQ(0, prepaged_switch(self->buf, 0, 64));
+	EXPECT_EQ(64, stat_of("anon_prepaged"));
+	EXPECT_EQ(128 + 64, stat_of("anon_miss"));
+	EXPECT_EQ(1, stat_of("anon_sat_out"));
+	EXPECT_EQ(0, stat_of("file_sat_out"));
+
+	ASSERT_EQ(0, prepaged_switch(self->buf, 0, 64));
+	EXPECT_EQ(128, stat_of("anon_prepaged"));
+	EXPECT_EQ(16 + 64, stat_of("anon_hit"));
+	EXPECT_EQ(128 + 64, stat_of("anon_miss"));
+	EXPECT_EQ(1, stat_of("anon_sat_out"));
 }
 
 /*

@@ -1051,6 +1051,78 @@ TEST_F(file, budget)
 }
 
 /*
+ * One window over the fixture's file, none of it cached, in which the
+ * app reads its first @use pages once the prepagers are done. Return:
+ * the pages prepaged in it, or -1.
+ */
+static long file_window(int fd, int use)
+{
+	long before = stat_of("file_prepaged"), prepaged;
+
+	if (!evict(fd, NR_PAGES) || ctl("start") || wait_prepaged())
+		return -1;
+	prepaged = stat_of("file_prepaged") - before;
+	/* The reads must be done: the next window evicts what they read. */
+	if (resident_wait(fd, 0, NR_PAGES, prepaged) != prepaged ||
+	    !touch_read(fd, 0, use) || ctl("end"))
+		return -1;
+	return prepaged;
+}
+
+/*
+ * Back-off: a window whose prepaging does not pay (the app uses 16 of
+ * the 64 pages prepaged, 250 permille, below min_precision_permille
+ * 500) makes the file prepagers sit out the next 2^level - 1 windows,
+ * level counting such windows in a row, and try again in the one
+ * after; a window that pays ends the back-off, and so does a new table
+ * or min_precision_permille 0. In the windows sat out the app reads all
+ * 64 pages itself, and the target learns them all again.
+ */
+TEST_F(file, backoff)
+{
+	const int all = NR_PAGES;
+	int i;
+
+	ASSERT_EQ(0, knob_set("min_precision_permille", 500));
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path, all * psz)));
+
+	/* Level 1: one window sat out. */
+	EXPECT_EQ(all, file_window(self->fd, 16));
+	EXPECT_EQ(0, file_window(self->fd, all));
+	EXPECT_EQ(1, stat_of("file_sat_out"));
+	EXPECT_EQ(all, stat_of("file_miss"));
+
+	/* It tries again and still does not pay: level 2, three sat out. */
+	EXPECT_EQ(all, file_window(self->fd, 16));
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(0, file_window(self->fd, all));
+	EXPECT_EQ(4, stat_of("file_sat_out"));
+	EXPECT_EQ(2 * all, stat_of("file_prepaged"));
+	EXPECT_EQ(32, stat_of("file_hit"));
+
+	/* It tries again and pays: the back-off ends. */
+	EXPECT_EQ(all, file_window(self->fd, all));
+	EXPECT_EQ(all, file_window(self->fd, 16));
+	EXPECT_EQ(4, stat_of("file_sat_out"));
+
+	/* Backed off again (level 1); a new table ends it. */
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path, all * psz)));
+	EXPECT_EQ(all, file_window(self->fd, 16));
+	EXPECT_EQ(4, stat_of("file_sat_out"));
+
+	/* Backed off again; min_precision_permille 0 ends it too. */
+	ASSERT_EQ(0, knob_set("min_precision_permille", 0));
+	EXPECT_EQ(16, file_window(self->fd, 16));
+	EXPECT_EQ(4, stat_of("file_sat_out"));
+	EXPECT_EQ(5 * all + 16, stat_of("file_prepaged"));
+	EXPECT_EQ(5 * 16 + all, stat_of("file_hit"));
+	/* The app read all it used itself only in the windows sat out. */
+	EXPECT_EQ(4 * all, stat_of("file_miss"));
+}
+
+/*
  * A window that ends while its prepagers are still reading counts once in
  * closed_stops; a restart, which cuts them short too but lets them go on,
  * does not, nor does a window whose prepagers were done. The window is
