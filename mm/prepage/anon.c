@@ -164,6 +164,12 @@ static unsigned int prepage_anon_timeout __read_mostly = 5;
 static unsigned int prepage_batch_pages __read_mostly = 16;
 /* Most anonymous table entries of one app. Default: 65536. */
 static unsigned int prepage_max_anon_pages __read_mostly = 65536;
+/*
+ * Back off below this anonymous precision, in permille
+ * (prepage_backoff()). Default: 100: each unused page prepaged cost a
+ * swap-in (a decompression, from zram) of its own.
+ */
+static unsigned int prepage_anon_min_precision_permille __read_mostly = 100;
 
 /* The anonymous side of @pm's state (see prepage_side_make()). */
 static struct prepage_anon_mm *anon_mm(struct prepage_mm *pm)
@@ -603,7 +609,8 @@ static bool anon_clear_added(struct mm_struct *mm, struct prepage_anon_walk *w,
 /*
  * Deactivate the prepaged pages in @unused whose accessed bits are still
  * clear, as MADV_COLD does: speculation the app did not use keeps no
- * protection from its fault. Return: the number of pages deactivated.
+ * protection from its fault. The caller drained every CPU's LRU batches
+ * (lru_add_drain_all()). Return: the number of pages deactivated.
  */
 static unsigned long anon_demote_unused(struct mm_struct *mm,
 					struct prepage_anon_walk *w,
@@ -611,11 +618,6 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
 {
 	if (!unused->nr)
 		return 0;
-	/*
-	 * A prepager that moved to another CPU may have left folios in the
-	 * LRU batch of the first: not on the LRU yet, they would not move.
-	 */
-	lru_add_drain_all();
 	w->clear_young = false;
 	w->own = false;
 	w->demote = true;
@@ -659,6 +661,8 @@ static void prepage_anon_window_discard(struct prepage_mm *pm)
 		    prepage_extents_add(&unused, anon_mm(pm)->plan[i].vpn, 1))
 			break;	/* -ENOMEM: the rest stay where they are */
 	if (unused.nr && !anon_walk_alloc(&w)) {
+		/* See prepage_anon_window_close(). */
+		lru_add_drain_all();
 		prepage_stat_add(pm, PREPAGE_STAT_ANON_DEMOTED,
 				 anon_demote_unused(pm->slot.mm, &w, &unused));
 		anon_walk_free(&w);
@@ -778,6 +782,15 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 		anon_mm(pm)->table = t;
 	}
 	if (t && !anon_walk_alloc(&w)) {
+		/*
+		 * A prepager that moved to another CPU may have left folios
+		 * it mapped in the LRU batch of the first: off the LRU, they
+		 * would get their accesses handed on as PG_young rather than
+		 * as the move MGLRU's aging makes (anon_walk_transfer()),
+		 * and their demotion would not move them.
+		 */
+		if (e.plan_nr)
+			lru_add_drain_all();
 		anon_table_walk(mm, t, &w, anon_end_one, &e);
 		/*
 		 * What the app swapped in itself: new candidates, added after
@@ -1478,12 +1491,15 @@ PREPAGE_KNOB(anon_timeout, 1, PREPAGE_MAX_ANON_TIMEOUT);
 PREPAGE_KNOB(batch_pages, 1, 1024);
 /* Pages; the most anonymous table entries of one process. */
 PREPAGE_KNOB(max_anon_pages, 1, 1U << 24);
+/* The anonymous precision below which a window did not pay; 0: never. */
+PREPAGE_KNOB(anon_min_precision_permille, 0, 1000);
 
 static struct attribute *prepage_anon_attrs[] = {
 	&anon_enabled_switch.attr.attr,
 	&anon_timeout_knob.attr.attr,
 	&batch_pages_knob.attr.attr,
 	&max_anon_pages_knob.attr.attr,
+	&anon_min_precision_permille_knob.attr.attr,
 	NULL,
 };
 
@@ -1499,7 +1515,9 @@ static const struct prepage_ops prepage_anon_ops = {
 	.stat_prepaged	= PREPAGE_STAT_ANON_PREPAGED,
 	.stat_hit	= PREPAGE_STAT_ANON_HIT,
 	.stat_miss	= PREPAGE_STAT_ANON_MISS,
+	.stat_evicted	= PREPAGE_STAT_ANON_EVICTED,
 	.stat_sat_out	= PREPAGE_STAT_ANON_SAT_OUT,
+	.min_precision	= &prepage_anon_min_precision_permille,
 	.attrs		= &prepage_anon_attr_group,
 	.workers_init	= prepage_anon_workers_init,
 	.workers_exit	= prepage_anon_workers_exit,

@@ -78,12 +78,6 @@ static atomic_t prepage_nr_switching = ATOMIC_INIT(0);
  */
 unsigned int prepage_max_switch_kbytes __read_mostly = 262144;
 
-/*
- * The precision, in permille, below which a window's prepaging of a
- * backend did not pay; 0 never backs off. Default: 100 (10%).
- */
-unsigned int prepage_min_precision_permille __read_mostly = 100;
-
 /* The backends, by &enum prepage_side; registered at boot, never removed. */
 const struct prepage_ops *prepage_backends[PREPAGE_NR_SIDES];
 
@@ -553,16 +547,16 @@ static pid_t prepage_owner_pid(struct mm_struct *mm)
  */
 static void prepage_backoff_open(struct prepage_mm *pm)
 {
-	bool on = READ_ONCE(prepage_min_precision_permille);
 	const struct prepage_ops *ops;
 	unsigned int i;
 
 	for_each_prepage_ops(ops, i) {
 		struct prepage_backoff *b = &pm->backoff[i];
 
-		if (!on)
+		if (!ops->min_precision || !READ_ONCE(*ops->min_precision))
 			*b = (struct prepage_backoff){};
 		b->out = false;
+		b->unjudged = false;
 		if (!b->skip || !pm->side[i] || !ops->start ||
 		    !READ_ONCE(*ops->enabled))
 			continue;
@@ -577,14 +571,18 @@ static void prepage_backoff_open(struct prepage_mm *pm)
  * @pm:		the prepage state, its window just closed and counted
  * @ops:	the backend
  *
- * A window paid for a backend if the app used at least
- * min_precision_permille of the pages the backend prepaged for it (a
- * page reclaimed before it was used was not used). One that did not pay
+ * A window paid for a backend if, of the pages the backend prepaged for
+ * it, the app used at least its min_precision_permille (thousandths; 0
+ * never backs off), less those reclaimed
+ * before the app used them: such a page cost its read or swap-in for
+ * nothing, and what it took from reclaim, even if the app then brought
+ * it back in itself (a hit then, and a miss). One that did not pay
  * raises the backend's back-off level, and the backend sits out the next
  * 2^level - 1 windows; one that paid ends the back-off. A window in which
- * it prepaged fewer than %PREPAGE_BACKOFF_PAGES pages, or sat out, or
- * whose log lacks accesses (restarted, or full: uses may be missing)
- * tells nothing and changes nothing.
+ * the backend prepaged fewer than %PREPAGE_BACKOFF_PAGES pages, or sat
+ * out, or had its table replaced, or (if it counts its hits from the
+ * log) whose log lacks accesses (restarted, or full: uses would look
+ * like waste) tells nothing and changes nothing.
  *
  * Context: @pm->lock held.
  */
@@ -592,19 +590,24 @@ static void prepage_backoff(struct prepage_mm *pm,
 			    const struct prepage_ops *ops)
 {
 	struct prepage_backoff *b = &pm->backoff[ops->side];
-	unsigned int min = READ_ONCE(prepage_min_precision_permille);
-	unsigned long prepaged, hit;
+	unsigned long prepaged, used, evicted;
+	unsigned int permille;
 
 	lockdep_assert_held(&pm->lock);
-	if (!ops->stat_hit || b->out || pm->log_dropped)
+	if (!ops->min_precision || b->out || b->unjudged ||
+	    (ops->hits_logged && pm->log_dropped))
 		return;
+	permille = READ_ONCE(*ops->min_precision);
 	prepaged = prepage_stat_read(pm, ops->stat_prepaged) -
 		   pm->window_stat[ops->stat_prepaged];
-	hit = prepage_stat_read(pm, ops->stat_hit) -
-	      pm->window_stat[ops->stat_hit];
+	used = prepage_stat_read(pm, ops->stat_hit) -
+	       pm->window_stat[ops->stat_hit];
+	evicted = prepage_stat_read(pm, ops->stat_evicted) -
+		  pm->window_stat[ops->stat_evicted];
 	if (prepaged < PREPAGE_BACKOFF_PAGES)
 		return;
-	if ((u64)hit * 1000 >= (u64)min * prepaged) {
+	used -= min(used, evicted);
+	if ((u64)used * 1000 >= (u64)permille * prepaged) {
 		b->level = 0;
 		return;
 	}
@@ -815,6 +818,7 @@ int prepage_load_tables(struct prepage_mm *pm, void *tables[PREPAGE_NR_SIDES])
 		tables[i] = ops->table_swap(pm, tables[i]);
 		pm->backoff[i].level = 0;
 		pm->backoff[i].skip = 0;
+		pm->backoff[i].unjudged = pm->state == PREPAGE_SWITCHING;
 	}
 out:
 	mutex_unlock(&pm->lock);

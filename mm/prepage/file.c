@@ -142,6 +142,12 @@ static unsigned int prepage_max_file_extents __read_mostly = 16384;
 static unsigned int prepage_big_file_pages __read_mostly = 16384;
 /* Read one page per this many first, for the file system's block map. */
 static unsigned int prepage_metadata_stride_pages __read_mostly = 512;
+/*
+ * Back off below this file precision, in permille (prepage_backoff()).
+ * Default: 0, never: an unused page read ahead in a window costs a share
+ * of an I/O that also brought used ones, and is demoted at its end.
+ */
+static unsigned int prepage_file_min_precision_permille __read_mostly;
 
 /* The file side of @pm's state (see prepage_side_make()). */
 static struct prepage_file_mm *prepage_file_mm(struct prepage_mm *pm)
@@ -1324,6 +1330,8 @@ PREPAGE_KNOB(big_file_pages, 1, UINT_MAX);
 PREPAGE_KNOB(metadata_stride_pages, 1, UINT_MAX);
 /* Extents; applies to tables loaded from now on. */
 PREPAGE_KNOB(max_file_extents, 1, 1U << 20);
+/* The file precision below which a window did not pay; 0: never. */
+PREPAGE_KNOB(file_min_precision_permille, 0, 1000);
 
 static struct attribute *prepage_file_attrs[] = {
 	&file_enabled_switch.attr.attr,
@@ -1331,6 +1339,7 @@ static struct attribute *prepage_file_attrs[] = {
 	&big_file_pages_knob.attr.attr,
 	&metadata_stride_pages_knob.attr.attr,
 	&max_file_extents_knob.attr.attr,
+	&file_min_precision_permille_knob.attr.attr,
 	NULL,
 };
 
@@ -1346,7 +1355,10 @@ static const struct prepage_ops prepage_file_ops = {
 	.stat_prepaged	= PREPAGE_STAT_FILE_PREPAGED,
 	.stat_hit	= PREPAGE_STAT_FILE_HIT,
 	.stat_miss	= PREPAGE_STAT_FILE_MISS,
+	.stat_evicted	= PREPAGE_STAT_FILE_EVICTED,
 	.stat_sat_out	= PREPAGE_STAT_FILE_SAT_OUT,
+	.min_precision	= &prepage_file_min_precision_permille,
+	.hits_logged	= true,
 	.attrs		= &prepage_file_attr_group,
 	.workers_init	= prepage_file_workers_init,
 	.workers_exit	= prepage_file_workers_exit,

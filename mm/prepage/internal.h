@@ -77,7 +77,8 @@ enum prepage_state {
  * @PREPAGE_STAT_FILE_SAT_OUT:	windows the file prepagers sat out, backed
  *				off because their prepaging had not paid
  * @PREPAGE_STAT_ANON_SAT_OUT:	windows the anonymous prepagers sat out,
- *				backed off so
+ *				backed off because their prepaging had not
+ *				paid
  * @NR_PREPAGE_STAT:		number of counters
  */
 enum prepage_stat_item {
@@ -157,11 +158,14 @@ enum prepage_side {
  *		before it tries again
  * @skip:	windows it still sits out
  * @out:	it sits out the current window (or the last one)
+ * @unjudged:	its table was replaced in the current window: what was
+ *		prepaged and used in it tells nothing of the new table
  */
 struct prepage_backoff {
 	u8 level;
 	u8 skip;
 	bool out;
+	bool unjudged;
 };
 
 /* The longest back-off: 2^4 - 1 = 15 windows sat out between tries. */
@@ -267,8 +271,16 @@ struct prepage_mm {
  * @stat_hit:		its counter of prepaged pages the app used; 0 if it
  *			has none (then no precision or recall is shown)
  * @stat_miss:		its counter of pages the app brought in itself
- * @stat_sat_out:	its counter of windows it sat out, backed off; 0 if
- *			it has no @stat_hit (then it never backs off)
+ * @stat_evicted:	its counter of prepaged pages reclaimed before the
+ *			app used them
+ * @stat_sat_out:	its counter of windows it sat out, backed off
+ * @min_precision:	its min_precision_permille tunable: a window in
+ *			which its precision was lower did not pay (see
+ *			prepage_backoff()); NULL if it never backs off (then
+ *			it needs no @stat_hit, @stat_evicted or
+ *			@stat_sat_out)
+ * @hits_logged:	its hits are counted from the access log, so a
+ *			window whose log lacks accesses undercounts them
  * @attrs:		its tunables, in /sys/kernel/mm/prepage/, or NULL
  * @workers_init:	create its prepager threads, when prepage is
  *			enabled; may be called again, and then does nothing
@@ -316,7 +328,10 @@ struct prepage_ops {
 	enum prepage_stat_item stat_prepaged;
 	enum prepage_stat_item stat_hit;
 	enum prepage_stat_item stat_miss;
+	enum prepage_stat_item stat_evicted;
 	enum prepage_stat_item stat_sat_out;
+	unsigned int *min_precision;
+	bool hits_logged;
 	const struct attribute_group *attrs;
 	int (*workers_init)(void);
 	void (*workers_exit)(void);
@@ -357,8 +372,6 @@ int prepage_register_ops(const struct prepage_ops *ops);
 
 /* Kilobytes one window may bring in; see prepage_budget_take(). */
 extern unsigned int prepage_max_switch_kbytes;
-/* The precision below which a backend backs off; see prepage_backoff(). */
-extern unsigned int prepage_min_precision_permille;
 
 struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm);
 struct prepage_mm *prepage_mm_enter(struct mm_struct *mm);

@@ -130,13 +130,10 @@ ssize_t prepage_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 /* Kilobytes a window may bring in; 0 prepages nothing. */
 PREPAGE_KNOB(max_switch_kbytes, 0, UINT_MAX);
-/* The precision, in permille, below which a backend backs off; 0: never. */
-PREPAGE_KNOB(min_precision_permille, 0, 1000);
 
 static struct attribute *prepage_attrs[] = {
 	&enabled_attr.attr,
 	&max_switch_kbytes_knob.attr.attr,
-	&min_precision_permille_knob.attr.attr,
 	NULL,
 };
 

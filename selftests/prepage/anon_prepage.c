@@ -407,7 +407,7 @@ TEST_F(anon, evicted)
  */
 TEST_F(anon, backoff)
 {
-	ASSERT_EQ(0, knob_set("min_precision_permille", 500));
+	ASSERT_EQ(0, knob_set("anon_min_precision_permille", 500));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	ASSERT_EQ(0, prepaged_switch(self->buf, 0, 16));

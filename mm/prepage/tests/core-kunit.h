@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * KUnit tests of the prepage core: the life cycle of the per address
- * space state. No case turns prepage on or off.
+ * space state, and the back-off. No case turns prepage on or off.
  */
 
 #ifdef CONFIG_PREPAGE_KUNIT_TEST
@@ -144,9 +144,106 @@ static void prepage_test_mm_enter(struct kunit *test)
 	prepage_mm_put(pm);
 }
 
+static unsigned int prepage_test_min_precision;
+
+/* Backends as prepage_backoff() sees them: their counters and tunable. */
+static const struct prepage_ops prepage_test_logged_ops = {
+	.name		= "logged",
+	.side		= PREPAGE_SIDE_FILE,
+	.stat_prepaged	= PREPAGE_STAT_FILE_PREPAGED,
+	.stat_hit	= PREPAGE_STAT_FILE_HIT,
+	.stat_evicted	= PREPAGE_STAT_FILE_EVICTED,
+	.stat_sat_out	= PREPAGE_STAT_FILE_SAT_OUT,
+	.min_precision	= &prepage_test_min_precision,
+	.hits_logged	= true,
+};
+
+static const struct prepage_ops prepage_test_unlogged_ops = {
+	.name		= "unlogged",
+	.side		= PREPAGE_SIDE_ANON,
+	.stat_prepaged	= PREPAGE_STAT_ANON_PREPAGED,
+	.stat_hit	= PREPAGE_STAT_ANON_HIT,
+	.stat_evicted	= PREPAGE_STAT_ANON_EVICTED,
+	.stat_sat_out	= PREPAGE_STAT_ANON_SAT_OUT,
+	.min_precision	= &prepage_test_min_precision,
+};
+
+/*
+ * Judge a window in which @ops prepaged @prepaged pages, of which the app
+ * used @hit and reclaim took @evicted first. Return: the back-off level.
+ */
+static unsigned int prepage_test_judge(struct prepage_mm *pm,
+				       const struct prepage_ops *ops,
+				       long prepaged, long hit, long evicted)
+{
+	memset(pm->window_stat, 0, sizeof(pm->window_stat));
+	atomic_long_set(&pm->stat[ops->stat_prepaged], prepaged);
+	atomic_long_set(&pm->stat[ops->stat_hit], hit);
+	atomic_long_set(&pm->stat[ops->stat_evicted], evicted);
+	mutex_lock(&pm->lock);
+	prepage_backoff(pm, ops);
+	mutex_unlock(&pm->lock);
+	return pm->backoff[ops->side].level;
+}
+
+/*
+ * prepage_backoff(), at 500 permille: the 32-page floor, the precision
+ * at the threshold, pages reclaimed before use, the level's cap, and
+ * the windows that tell nothing. Only the state's lock, counters and
+ * back-off are used: no address space, no vmstat event.
+ */
+static void prepage_test_backoff(struct kunit *test)
+{
+	const struct prepage_ops *ops = &prepage_test_logged_ops;
+	struct prepage_mm *pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
+	struct prepage_backoff *b;
+
+	KUNIT_ASSERT_NOT_NULL(test, pm);
+	mutex_init(&pm->lock);
+	b = &pm->backoff[ops->side];
+	prepage_test_min_precision = 500;
+
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 31, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 32, 16, 0), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 32, 15, 0), 1);
+	KUNIT_EXPECT_EQ(test, b->skip, 1);
+	/* 40 used, 10 of them reclaimed and brought back: 30 of 64. */
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 40, 10), 2);
+	KUNIT_EXPECT_EQ(test, b->skip, 3);
+	/* More reclaimed than used: none used. */
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 10, 20), 3);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 0), 4);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 0), 4);
+	KUNIT_EXPECT_EQ(test, b->skip, 15);
+
+	/* Windows that tell nothing. */
+	pm->log_dropped = true;
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 64, 0), 4);
+	pm->log_dropped = false;
+	b->out = true;
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 64, 0), 4);
+	b->out = false;
+	b->unjudged = true;
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 64, 0), 4);
+	b->unjudged = false;
+
+	/* A window that pays ends it; at 0 every window pays. */
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 40, 0), 0);
+	prepage_test_min_precision = 0;
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 64), 0);
+
+	/* Hits read from accessed bits do not need the log. */
+	ops = &prepage_test_unlogged_ops;
+	prepage_test_min_precision = 500;
+	pm->log_dropped = true;
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 0), 1);
+	KUNIT_EXPECT_EQ(test, pm->backoff[PREPAGE_SIDE_FILE].level, 0);
+}
+
 static struct kunit_case prepage_core_test_cases[] = {
 	KUNIT_CASE(prepage_test_window_lifecycle),
 	KUNIT_CASE(prepage_test_mm_enter),
+	KUNIT_CASE(prepage_test_backoff),
 	{},
 };
 
