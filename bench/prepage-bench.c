@@ -946,7 +946,7 @@ static const char *stat_keys[] = {
 	"anon_miss", "switches", "log_dropped", "file_stale", "file_evicted",
 	"file_demoted", "anon_evicted", "anon_demoted", "file_late", "anon_late",
 	"budget_stops", "closed_stops", "nomem_stops", "file_sat_out",
-	"anon_sat_out", NULL,
+	"anon_sat_out", "pressure_stops", NULL,
 };
 
 /* Room for the values of stat_keys (and table_keys). */

@@ -169,10 +169,13 @@ def summarize(recs):
             "file_late": ratio(st.get("file_late", 0), fm),
             "anon_late": ratio(st.get("anon_late", 0), am),
             # Windows whose prepagers stopped early, by why, per switch:
-            # the budget ran out, the window ended first (the prepagers
-            # were behind the app), no memory.
+            # the budget ran out, memory pressure (bringing more in would
+            # have made the app's memory cgroup or its node reclaim), the
+            # window ended first (the prepagers were behind the app), no
+            # memory.
             "stops_per_switch": {k: st.get(k + "_stops", 0) / n
-                                 for k in ("budget", "closed", "nomem")},
+                                 for k in ("budget", "pressure", "closed",
+                                           "nomem")},
             # Switches in which a side sat out, backed off because its
             # prepaging had not paid (min_precision_permille).
             "sat_out_per_switch": {k: st.get(k + "_sat_out", 0) / n
@@ -232,7 +235,7 @@ def fmt(v, spec=".1f", pctg=False):
 def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
-            "waste MB/sw", "evict f/a", "late f/a", "stops b/c/n", "sat out f/a", "anon T/C",
+            "waste MB/sw", "evict f/a", "late f/a", "stops b/p/c/n", "sat out f/a", "anon T/C",
             "pref ms/sw", "kswapd ms/sw",
             "start ms",
             "start p95", "start CPU p95", "start wait p95", "end ms"]
@@ -256,7 +259,8 @@ def table(summary):
                      fmt(s["file_late"], ".0%") + "/" +
                      fmt(s["anon_late"], ".0%"),
                      "/".join(fmt(s["stops_per_switch"][k], ".0%")
-                              for k in ("budget", "closed", "nomem")),
+                              for k in ("budget", "pressure", "closed",
+                                        "nomem")),
                      "/".join(fmt(s["sat_out_per_switch"][k], ".0%")
                               for k in ("file", "anon")),
                      "%s/%s" % tuple(fmt(s["tables"].get(k), ".0f") for k in

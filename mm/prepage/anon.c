@@ -1058,12 +1058,14 @@ static bool anon_cut_short(struct prepage_mm *pm)
 /*
  * Whether the anonymous prepagers of @pm's window, all done, left part of
  * it undone for want of memory (for the plan, or for their page walks):
- * they were not cut short and the budget was not spent. Each batch taken
+ * they were not cut short, the budget was not spent and they did not
+ * stop under pressure. Each batch taken
  * is done unless they are cut short.
  */
 static bool anon_nomem(struct prepage_mm *pm)
 {
-	if (anon_cut_short(pm) || atomic_read(&pm->budget_spent))
+	if (anon_cut_short(pm) || atomic_read(&pm->budget_spent) ||
+	    atomic_read(&pm->pressure_stopped))
 		return false;
 	return !anon_mm(pm)->plan ||
 	       atomic_read(&anon_mm(pm)->cursor) < anon_mm(pm)->plan_nr;
@@ -1094,8 +1096,9 @@ static void anon_worker_done(struct prepage_mm *pm)
 			why = PREPAGE_STOP_EXIT;
 		else if (nomem)
 			why = PREPAGE_STOP_NOMEM;
-		else if (atomic_read(&pm->budget_spent))
-			why = PREPAGE_STOP_BUDGET;
+		else if (atomic_read(&pm->budget_spent) ||
+			 atomic_read(&pm->pressure_stopped))
+			why = prepage_budget_stop_reason(pm);
 		else
 			why = PREPAGE_STOP_DONE;
 	}

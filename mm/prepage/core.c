@@ -328,6 +328,43 @@ static void prepage_stop_once(struct prepage_mm *pm, atomic_t *flag,
 		prepage_stat_add(pm, item, 1);
 }
 
+/*
+ * Whether the current thread bringing in @nr more pages would make memory
+ * be reclaimed for them: from the memory cgroup it charges (the app's,
+ * prepage_charge_begin()), whose usage, or an ancestor's, would pass its
+ * memory.high or memory.max, so that the app's own pages (those prepaged
+ * for the window among them) would go; or on its node, whose every zone
+ * is below its min watermark, so that the allocations would reclaim
+ * directly. Either way the prepaging would take what the app, or another,
+ * needs, at the app's cost.
+ */
+static bool prepage_under_pressure(unsigned long nr)
+{
+	pg_data_t *pgdat = NODE_DATA(numa_node_id());
+	int i;
+
+#ifdef CONFIG_MEMCG
+	struct mem_cgroup *memcg = current->active_memcg;
+	struct page_counter *pc;
+
+	if (memcg && !mem_cgroup_disabled()) {
+		for (pc = &memcg->memory; pc; pc = pc->parent)
+			if (page_counter_read(pc) + nr >
+			    min(READ_ONCE(pc->high), READ_ONCE(pc->max)))
+				return true;
+	}
+#endif
+	for (i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *zone = &pgdat->node_zones[i];
+
+		if (managed_zone(zone) &&
+		    zone_watermark_ok(zone, 0, min_wmark_pages(zone),
+				      MAX_NR_ZONES - 1, 0))
+			return false;
+	}
+	return true;
+}
+
 /**
  * prepage_budget_take() - take pages from the budget of a window
  * @pm:	the prepage state, in a window
@@ -335,14 +372,26 @@ static void prepage_stop_once(struct prepage_mm *pm, atomic_t *flag,
  *
  * The work of a window is bounded: its prepagers bring in at most
  * max_switch_kbytes, taken before each read or fault and given back
- * for the pages that were not brought in after all.
+ * for the pages that were not brought in after all. It stops, and takes
+ * nothing more, as soon as bringing pages in would make memory be
+ * reclaimed for them (prepage_under_pressure()).
  *
- * Return: the pages granted, at most @nr; 0 when the budget is spent.
+ * Context: a prepager, its work charged (prepage_charge_begin()).
+ * Return: the pages granted, at most @nr; 0 when the budget is spent or
+ * the window stopped under pressure.
  */
 unsigned long prepage_budget_take(struct prepage_mm *pm, unsigned long nr)
 {
-	long old = atomic_long_read(&pm->budget), take;
+	long old, take;
 
+	if (atomic_read(&pm->pressure_stopped))
+		return 0;
+	if (prepage_under_pressure(nr)) {
+		prepage_stop_once(pm, &pm->pressure_stopped,
+				  PREPAGE_STAT_PRESSURE_STOPS);
+		return 0;
+	}
+	old = atomic_long_read(&pm->budget);
 	do {
 		take = min_t(long, old, nr);
 		if (take <= 0)
@@ -362,6 +411,19 @@ unsigned long prepage_budget_take(struct prepage_mm *pm, unsigned long nr)
 void prepage_budget_give(struct prepage_mm *pm, unsigned long nr)
 {
 	atomic_long_add(nr, &pm->budget);
+}
+
+/**
+ * prepage_budget_stop_reason() - why prepage_budget_take() granted less
+ * @pm:	the prepage state, in a window
+ *
+ * Return: PREPAGE_STOP_PRESSURE if the window stopped under pressure,
+ * else PREPAGE_STOP_BUDGET.
+ */
+enum prepage_stop_reason prepage_budget_stop_reason(struct prepage_mm *pm)
+{
+	return atomic_read(&pm->pressure_stopped) ? PREPAGE_STOP_PRESSURE :
+						    PREPAGE_STOP_BUDGET;
 }
 
 /**
@@ -422,6 +484,7 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 	atomic_dec(&prepage_nr_switching);
 	pm->last_window_ns = ktime_get_ns() - pm->window_start;
 	if (busy && !atomic_read(&pm->budget_spent) &&
+	    !atomic_read(&pm->pressure_stopped) &&
 	    !atomic_read(&pm->nomem_stopped))
 		prepage_stat_add(pm, PREPAGE_STAT_CLOSED_STOPS, 1);
 	pm->state = PREPAGE_IDLE;
@@ -692,6 +755,7 @@ int prepage_window_open(struct prepage_mm *pm)
 				READ_ONCE(prepage_max_switch_kbytes) >>
 				(PAGE_SHIFT - 10));
 		atomic_set(&pm->budget_spent, 0);
+		atomic_set(&pm->pressure_stopped, 0);
 		atomic_set(&pm->nomem_stopped, 0);
 	}
 	/* A restarted window counts from its first start, as its budget. */

@@ -1045,7 +1045,7 @@ static enum prepage_stop_reason prepage_file_stop_reason(struct prepage_file *f,
 		return stop;
 	/* Only a stopped work is not queued again for its next slice. */
 	WARN_ON_ONCE(ret < 0);
-	return PREPAGE_STOP_BUDGET;
+	return prepage_budget_stop_reason(f->pm);
 }
 
 /*

@@ -79,6 +79,9 @@ enum prepage_state {
  * @PREPAGE_STAT_ANON_SAT_OUT:	windows the anonymous prepagers sat out,
  *				backed off because their prepaging had not
  *				paid
+ * @PREPAGE_STAT_PRESSURE_STOPS: windows whose prepaging stopped because
+ *				it would have made the app's memory cgroup,
+ *				or the memory of its node, reclaim
  * @NR_PREPAGE_STAT:		number of counters
  */
 enum prepage_stat_item {
@@ -103,6 +106,7 @@ enum prepage_stat_item {
 	PREPAGE_STAT_ANON_LATE,
 	PREPAGE_STAT_FILE_SAT_OUT,
 	PREPAGE_STAT_ANON_SAT_OUT,
+	PREPAGE_STAT_PRESSURE_STOPS,
 	NR_PREPAGE_STAT,
 };
 
@@ -212,8 +216,12 @@ struct prepage_backoff {
  *			allocated at the first start (@lock and @log_lock)
  * @budget:		pages the window's prepagers may still bring in
  * @budget_spent:	the window's budget ran out (0 or 1)
+ * @pressure_stopped:	the window's prepaging stopped under memory
+ *			pressure (0 or 1): no page is taken from its budget
+ *			any more
  * @nomem_stopped:	a prepager of the window stopped for want of memory
- *			(0 or 1); like @budget_spent, reset when a window
+ *			(0 or 1); like @budget_spent and @pressure_stopped,
+ *			reset when a window
  *			opens, not when it restarts
  * @prepage_start:	ktime_get_ns() when the window's prepagers started
  * @last_prepage_ns:	how long the last prepagers took to finish, all
@@ -254,6 +262,7 @@ struct prepage_mm {
 	struct prepage_log_entry *log;
 	atomic_long_t budget;
 	atomic_t budget_spent;
+	atomic_t pressure_stopped;
 	atomic_t nomem_stopped;
 	u64 prepage_start;
 	u64 last_prepage_ns;
@@ -405,13 +414,14 @@ void prepage_charge_begin(struct mm_struct *mm, struct prepage_charge *c);
 void prepage_charge_end(struct prepage_charge *c);
 unsigned long prepage_budget_take(struct prepage_mm *pm, unsigned long nr);
 void prepage_budget_give(struct prepage_mm *pm, unsigned long nr);
+enum prepage_stop_reason prepage_budget_stop_reason(struct prepage_mm *pm);
 void prepage_nomem_stop(struct prepage_mm *pm);
 
 /*
  * Every counter of an address space is also summed over the whole system in
  * /proc/vmstat, where the prepage_* events are in the order of this enum.
  */
-static_assert(PREPAGE_ANON_SAT_OUT - PREPAGE_SWITCHES == NR_PREPAGE_STAT - 1);
+static_assert(PREPAGE_PRESSURE_STOPS - PREPAGE_SWITCHES == NR_PREPAGE_STAT - 1);
 
 static inline void prepage_stat_add(struct prepage_mm *pm,
 				    enum prepage_stat_item item, long delta)

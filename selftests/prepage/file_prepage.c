@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <linux/capability.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1144,6 +1145,87 @@ TEST_F(file, backoff_table_in_window)
 	EXPECT_EQ(NR_PAGES, file_window(self->fd, NR_PAGES));
 	EXPECT_EQ(0, stat_of("file_sat_out"));
 	EXPECT_EQ(NR_PAGES, stat_of("file_hit"));
+}
+
+/* Write @s to /proc/@pid/@file; 0 or -errno. */
+static int app_write(pid_t pid, const char *file, const char *s)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	return write_str(path, s);
+}
+
+static long app_stat(pid_t pid, const char *key)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/prepage_stat", pid);
+	return read_key(path, key);
+}
+
+/* One window of @pid, ended once its prepagers are done; 0 or -1. */
+static int app_window(pid_t pid)
+{
+	char path[64];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/prepage", pid);
+	if (app_write(pid, "prepage", "start"))
+		return -1;
+	for (i = 0; i < 2000 && read_key(path, "prepaging"); i++)
+		usleep(5000);
+	return app_write(pid, "prepage", "end");
+}
+
+/*
+ * Pressure stop: with memory.high of the app's memory cgroup at 0, any
+ * page brought in for it would make the cgroup reclaim, and its window
+ * prepages nothing: one pressure stop, no budget stop. With memory.high
+ * back at max, the next window prepages all 64 pages. The app is a child
+ * that waits in the cgroup, so that its limit holds up nobody.
+ */
+TEST_F(file, pressure_stop)
+{
+	char cg[PATH_MAX], high[PATH_MAX + 16], me[32];
+	const char *why;
+	pid_t app;
+	int status;
+
+	why = memcg_enter(cg, sizeof(cg));
+	if (why)
+		SKIP(return, "%s", why);
+	app = fork();
+	ASSERT_LE(0, app);
+	if (!app) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pause();
+		_exit(0);
+	}
+	snprintf(me, sizeof(me), "%d", getpid());
+	ASSERT_EQ(0, write_str("/sys/fs/cgroup/cgroup.procs", me));
+	snprintf(high, sizeof(high), "%s/memory.high", cg);
+	ASSERT_EQ(0, app_write(app, "prepage_table",
+			       table_line(self->line, sizeof(self->line),
+					  "%s 0:%ld\n", self->path,
+					  NR_PAGES * psz)));
+
+	ASSERT_EQ(0, write_str(high, "0"));
+	ASSERT_EQ(0, app_window(app));
+	EXPECT_EQ(0, app_stat(app, "file_prepaged"));
+	EXPECT_EQ(1, app_stat(app, "pressure_stops"));
+	EXPECT_EQ(0, app_stat(app, "budget_stops"));
+	EXPECT_EQ(0, resident(self->fd, 0, NR_PAGES));
+
+	ASSERT_EQ(0, write_str(high, "max"));
+	ASSERT_EQ(0, app_window(app));
+	EXPECT_EQ(NR_PAGES, app_stat(app, "file_prepaged"));
+	EXPECT_EQ(1, app_stat(app, "pressure_stops"));
+	EXPECT_EQ(NR_PAGES, resident_wait(self->fd, 0, NR_PAGES, NR_PAGES));
+
+	kill(app, SIGKILL);
+	ASSERT_EQ(app, waitpid(app, &status, 0));
+	rmdir(cg);
 }
 
 /*

@@ -40,6 +40,8 @@
  * with the name the events print:
  * PREPAGE_STOP_DONE: they covered everything they were to cover.
  * PREPAGE_STOP_BUDGET: the window's max_switch_kbytes was spent.
+ * PREPAGE_STOP_PRESSURE: bringing more in would have made the app's
+ *	memory cgroup, or the memory of the node, reclaim.
  * PREPAGE_STOP_NOMEM: no memory to plan the window or to record what
  *	they prepaged.
  * PREPAGE_STOP_END, PREPAGE_STOP_RESTART, PREPAGE_STOP_RESET,
@@ -51,6 +53,7 @@
 #define PREPAGE_STOP_REASONS					\
 	EM(PREPAGE_STOP_DONE,		"done")			\
 	EM(PREPAGE_STOP_BUDGET,		"budget")		\
+	EM(PREPAGE_STOP_PRESSURE,	"pressure")		\
 	EM(PREPAGE_STOP_NOMEM,		"nomem")		\
 	EM(PREPAGE_STOP_END,		"end")			\
 	EM(PREPAGE_STOP_RESTART,	"restart")		\
