@@ -711,9 +711,12 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 		if (young)
 			prepage_stat_add(e->pm, PREPAGE_STAT_ANON_HIT, 1);
 		/* Swapped out again: still out, or swapped in by the app. */
-		if (swapped || prepage_extents_contains(e->missed, vpn))
+		if (swapped || prepage_extents_contains(e->missed, vpn)) {
 			prepage_stat_add(e->pm, PREPAGE_STAT_ANON_EVICTED, 1);
-		else if (present && !young)
+			/* The app's own swap-in set the accessed bit. */
+			if (young)
+				e->pm->backoff[PREPAGE_SIDE_ANON].refetched++;
+		} else if (present && !young)
 			/* On -ENOMEM the page is not demoted. */
 			prepage_extents_add(e->unused, vpn, 1);
 	}
@@ -1059,8 +1062,8 @@ static bool anon_cut_short(struct prepage_mm *pm)
  * Whether the anonymous prepagers of @pm's window, all done, left part of
  * it undone for want of memory (for the plan, or for their page walks):
  * they were not cut short, the budget was not spent and they did not
- * stop under pressure. Each batch taken
- * is done unless they are cut short.
+ * stop under pressure. Each batch taken is done unless they are cut
+ * short.
  */
 static bool anon_nomem(struct prepage_mm *pm)
 {
@@ -1518,7 +1521,6 @@ static const struct prepage_ops prepage_anon_ops = {
 	.stat_prepaged	= PREPAGE_STAT_ANON_PREPAGED,
 	.stat_hit	= PREPAGE_STAT_ANON_HIT,
 	.stat_miss	= PREPAGE_STAT_ANON_MISS,
-	.stat_evicted	= PREPAGE_STAT_ANON_EVICTED,
 	.stat_sat_out	= PREPAGE_STAT_ANON_SAT_OUT,
 	.min_precision	= &prepage_anon_min_precision_permille,
 	.attrs		= &prepage_anon_attr_group,

@@ -41,6 +41,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait_bit.h>
 
+#include "../internal.h"
 #include "internal.h"
 
 #define CREATE_TRACE_POINTS
@@ -328,40 +329,56 @@ static void prepage_stop_once(struct prepage_mm *pm, atomic_t *flag,
 		prepage_stat_add(pm, item, 1);
 }
 
-/*
- * Whether the current thread bringing in @nr more pages would make memory
- * be reclaimed for them: from the memory cgroup it charges (the app's,
- * prepage_charge_begin()), whose usage, or an ancestor's, would pass its
- * memory.high or memory.max, so that the app's own pages (those prepaged
- * for the window among them) would go; or on its node, whose every zone
- * is below its min watermark, so that the allocations would reclaim
- * directly. Either way the prepaging would take what the app, or another,
- * needs, at the app's cost.
- */
-static bool prepage_under_pressure(unsigned long nr)
-{
-	pg_data_t *pgdat = NODE_DATA(numa_node_id());
-	int i;
-
 #ifdef CONFIG_MEMCG
+/*
+ * Whether charging @nr more pages to the memory cgroup the current thread
+ * charges (the app's, prepage_charge_begin()) would take its usage, or an
+ * ancestor's, past memory.high or memory.max (memory.limit_in_bytes in
+ * cgroup v1): the cgroup would reclaim, taking the app's own pages.
+ */
+static bool prepage_memcg_full(unsigned long nr)
+{
 	struct mem_cgroup *memcg = current->active_memcg;
 	struct page_counter *pc;
 
-	if (memcg && !mem_cgroup_disabled()) {
-		for (pc = &memcg->memory; pc; pc = pc->parent)
-			if (page_counter_read(pc) + nr >
-			    min(READ_ONCE(pc->high), READ_ONCE(pc->max)))
-				return true;
-	}
+	if (!memcg || mem_cgroup_disabled())
+		return false;
+	for (pc = &memcg->memory; pc; pc = pc->parent)
+		if (page_counter_read(pc) + nr >
+		    min(READ_ONCE(pc->high), READ_ONCE(pc->max)))
+			return true;
+	return false;
+}
+#else
+static bool prepage_memcg_full(unsigned long nr)
+{
+	return false;
+}
 #endif
-	for (i = 0; i < MAX_NR_ZONES; i++) {
-		struct zone *zone = &pgdat->node_zones[i];
 
-		if (managed_zone(zone) &&
-		    zone_watermark_ok(zone, 0, min_wmark_pages(zone),
-				      MAX_NR_ZONES - 1, 0))
+/*
+ * Whether the current thread bringing in @nr more pages would make memory
+ * be reclaimed for them: from the memory cgroup it charges
+ * (prepage_memcg_full()), or by the allocator, every zone it may take
+ * movable user pages from (those of the current node, then of the others
+ * it falls back to) being below its min watermark, so that the
+ * allocations would reclaim directly. Either way the prepaging would take
+ * what the app, or another, needs, at the app's cost.
+ */
+static bool prepage_under_pressure(unsigned long nr)
+{
+	enum zone_type highest = gfp_zone(GFP_HIGHUSER_MOVABLE);
+	struct zonelist *zonelist;
+	struct zoneref *z;
+	struct zone *zone;
+
+	if (prepage_memcg_full(nr))
+		return true;
+	zonelist = node_zonelist(numa_mem_id(), GFP_HIGHUSER_MOVABLE);
+	for_each_zone_zonelist(zone, z, zonelist, highest)
+		if (zone_watermark_ok(zone, 0, min_wmark_pages(zone), highest,
+				      ALLOC_CMA))
 			return false;
-	}
 	return true;
 }
 
@@ -386,12 +403,13 @@ unsigned long prepage_budget_take(struct prepage_mm *pm, unsigned long nr)
 
 	if (atomic_read(&pm->pressure_stopped))
 		return 0;
-	if (prepage_under_pressure(nr)) {
+	old = atomic_long_read(&pm->budget);
+	/* A spent budget is a budget stop, whatever the pressure. */
+	if (old > 0 && prepage_under_pressure(min_t(long, old, nr))) {
 		prepage_stop_once(pm, &pm->pressure_stopped,
 				  PREPAGE_STAT_PRESSURE_STOPS);
 		return 0;
 	}
-	old = atomic_long_read(&pm->budget);
 	do {
 		take = min_t(long, old, nr);
 		if (take <= 0)
@@ -458,9 +476,10 @@ static void prepage_mm_unhash(struct prepage_mm *pm)
  * Stop logging and close @pm's window (caller holds @pm->lock), for
  * @reason. A window that closes while its prepagers are queued or
  * running, other than to restart, counts as a closed stop, unless it
- * counted as a budget or a memory stop already: each window is counted
- * for one reason at most (but for a budget and a memory stop in the
- * same window).
+ * counted as a budget, a pressure or a memory stop already: each window
+ * is counted for one reason at most (but for a memory stop with one of
+ * the other two, or a pressure stop racing the prepager that spends the
+ * budget).
  * Return: the number of entries the window logged.
  */
 static unsigned int __prepage_window_close(struct prepage_mm *pm,
@@ -620,6 +639,7 @@ static void prepage_backoff_open(struct prepage_mm *pm)
 			*b = (struct prepage_backoff){};
 		b->out = false;
 		b->unjudged = false;
+		b->refetched = 0;
 		if (!b->skip || !pm->side[i] || !ops->start ||
 		    !READ_ONCE(*ops->enabled))
 			continue;
@@ -636,10 +656,10 @@ static void prepage_backoff_open(struct prepage_mm *pm)
  *
  * A window paid for a backend if, of the pages the backend prepaged for
  * it, the app used at least its min_precision_permille (thousandths; 0
- * never backs off), less those reclaimed
- * before the app used them: such a page cost its read or swap-in for
- * nothing, and what it took from reclaim, even if the app then brought
- * it back in itself (a hit then, and a miss). One that did not pay
+ * never backs off). A page reclaimed before the app used it was not
+ * used, even if the app then brought it back in itself, which counts it
+ * as a hit (and a miss): it cost its read or swap-in, and what it took
+ * from reclaim, for nothing. One that did not pay
  * raises the backend's back-off level, and the backend sits out the next
  * 2^level - 1 windows; one that paid ends the back-off. A window in which
  * the backend prepaged fewer than %PREPAGE_BACKOFF_PAGES pages, or sat
@@ -653,10 +673,11 @@ static void prepage_backoff(struct prepage_mm *pm,
 			    const struct prepage_ops *ops)
 {
 	struct prepage_backoff *b = &pm->backoff[ops->side];
-	unsigned long prepaged, used, evicted;
+	unsigned long prepaged, used, refetched = b->refetched;
 	unsigned int permille;
 
 	lockdep_assert_held(&pm->lock);
+	b->refetched = 0;
 	if (!ops->min_precision || b->out || b->unjudged ||
 	    (ops->hits_logged && pm->log_dropped))
 		return;
@@ -665,11 +686,9 @@ static void prepage_backoff(struct prepage_mm *pm,
 		   pm->window_stat[ops->stat_prepaged];
 	used = prepage_stat_read(pm, ops->stat_hit) -
 	       pm->window_stat[ops->stat_hit];
-	evicted = prepage_stat_read(pm, ops->stat_evicted) -
-		  pm->window_stat[ops->stat_evicted];
 	if (prepaged < PREPAGE_BACKOFF_PAGES)
 		return;
-	used -= min(used, evicted);
+	used -= min(used, refetched);
 	if ((u64)used * 1000 >= (u64)permille * prepaged) {
 		b->level = 0;
 		return;

@@ -649,6 +649,7 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 {
 	unsigned int max = READ_ONCE(prepage_max_file_extents);
 	struct prepage_extents used = {}, missed = {}, before = {};
+	unsigned long refetched;
 	unsigned int i;
 	bool traced;
 
@@ -679,8 +680,9 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 		prepage_file_trace_table(pm, f, &before, true);
 
 	/* Prepaged, reclaimed, and read again by the app itself. */
-	prepage_stat_add(pm, PREPAGE_STAT_FILE_EVICTED,
-			 prepage_file_common_pages(added, &f->prepaged));
+	refetched = prepage_file_common_pages(added, &f->prepaged);
+	prepage_stat_add(pm, PREPAGE_STAT_FILE_EVICTED, refetched);
+	pm->backoff[PREPAGE_SIDE_FILE].refetched += refetched;
 	/*
 	 * What is left of @f->prepaged after this was not used, unless the
 	 * log was full: then it may have been, and the target keeps it.
@@ -1355,7 +1357,6 @@ static const struct prepage_ops prepage_file_ops = {
 	.stat_prepaged	= PREPAGE_STAT_FILE_PREPAGED,
 	.stat_hit	= PREPAGE_STAT_FILE_HIT,
 	.stat_miss	= PREPAGE_STAT_FILE_MISS,
-	.stat_evicted	= PREPAGE_STAT_FILE_EVICTED,
 	.stat_sat_out	= PREPAGE_STAT_FILE_SAT_OUT,
 	.min_precision	= &prepage_file_min_precision_permille,
 	.hits_logged	= true,

@@ -164,12 +164,17 @@ enum prepage_side {
  * @out:	it sits out the current window (or the last one)
  * @unjudged:	its table was replaced in the current window: what was
  *		prepaged and used in it tells nothing of the new table
+ * @refetched:	pages it prepaged in the window that were reclaimed
+ *		before the app used them and that the app then brought in
+ *		itself (hits, and misses): counted by the backend when the
+ *		window closes, before it is judged
  */
 struct prepage_backoff {
 	u8 level;
 	u8 skip;
 	bool out;
 	bool unjudged;
+	unsigned long refetched;
 };
 
 /* The longest back-off: 2^4 - 1 = 15 windows sat out between tries. */
@@ -221,8 +226,7 @@ struct prepage_backoff {
  *			any more
  * @nomem_stopped:	a prepager of the window stopped for want of memory
  *			(0 or 1); like @budget_spent and @pressure_stopped,
- *			reset when a window
- *			opens, not when it restarts
+ *			reset when a window opens, not when it restarts
  * @prepage_start:	ktime_get_ns() when the window's prepagers started
  * @last_prepage_ns:	how long the last prepagers took to finish, all
  *			backends together
@@ -280,14 +284,11 @@ struct prepage_mm {
  * @stat_hit:		its counter of prepaged pages the app used; 0 if it
  *			has none (then no precision or recall is shown)
  * @stat_miss:		its counter of pages the app brought in itself
- * @stat_evicted:	its counter of prepaged pages reclaimed before the
- *			app used them
  * @stat_sat_out:	its counter of windows it sat out, backed off
  * @min_precision:	its min_precision_permille tunable: a window in
  *			which its precision was lower did not pay (see
  *			prepage_backoff()); NULL if it never backs off (then
- *			it needs no @stat_hit, @stat_evicted or
- *			@stat_sat_out)
+ *			it needs no @stat_hit or @stat_sat_out)
  * @hits_logged:	its hits are counted from the access log, so a
  *			window whose log lacks accesses undercounts them
  * @attrs:		its tunables, in /sys/kernel/mm/prepage/, or NULL
@@ -337,7 +338,6 @@ struct prepage_ops {
 	enum prepage_stat_item stat_prepaged;
 	enum prepage_stat_item stat_hit;
 	enum prepage_stat_item stat_miss;
-	enum prepage_stat_item stat_evicted;
 	enum prepage_stat_item stat_sat_out;
 	unsigned int *min_precision;
 	bool hits_logged;

@@ -1173,59 +1173,110 @@ static int app_window(pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/prepage", pid);
 	if (app_write(pid, "prepage", "start"))
 		return -1;
-	for (i = 0; i < 2000 && read_key(path, "prepaging"); i++)
+	for (i = 0; i < 2000 && read_key(path, "prepaging") > 0; i++)
 		usleep(5000);
 	return app_write(pid, "prepage", "end");
+}
+
+/*
+ * The pressure test: the file of the file fixture, and an app that is a
+ * child waiting in a memory cgroup of its own, so that the cgroup's
+ * limit holds up no test process. Teardown kills it and removes the
+ * cgroup, also after a failed assertion.
+ */
+FIXTURE(pressure)
+{
+	char path[PATH_MAX];
+	char line[PATH_MAX + 256];
+	char cg[PATH_MAX];
+	int fd;
+	pid_t app;
+};
+
+FIXTURE_SETUP(pressure)
+{
+	pid_t parent = getpid();
+	char me[32];
+	const char *why;
+
+	psz = sysconf(_SC_PAGESIZE);
+	self->app = -1;
+	self->cg[0] = '\0';
+	why = setup_prepage();
+	if (why)
+		SKIP(return, "%s", why);
+	self->fd = fixture_file(self->path);
+	if (self->fd == -2) {
+		settings_restore();
+		SKIP(return, NO_EVICT);
+	}
+	SETUP_ASSERT(self->fd >= 0);
+	why = memcg_enter(self->cg, sizeof(self->cg));
+	if (why) {
+		self->cg[0] = '\0';
+		settings_restore();
+		fixture_file_close(self->fd, self->path);
+		SKIP(return, "%s", why);
+	}
+	self->app = fork();
+	if (!self->app) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == parent)
+			pause();
+		_exit(0);
+	}
+	/* This process goes back to the root cgroup: the app stays. */
+	snprintf(me, sizeof(me), "%d", getpid());
+	write_str("/sys/fs/cgroup/cgroup.procs", me);
+	if (self->app < 0) {
+		memcg_leave(self->cg);
+		fixture_file_close(self->fd, self->path);
+	}
+	SETUP_ASSERT(self->app > 0);
+}
+
+FIXTURE_TEARDOWN(pressure)
+{
+	int status;
+
+	if (self->app > 0) {
+		kill(self->app, SIGKILL);
+		waitpid(self->app, &status, 0);
+	}
+	if (self->cg[0])
+		memcg_leave(self->cg);
+	settings_restore();
+	fixture_file_close(self->fd, self->path);
 }
 
 /*
  * Pressure stop: with memory.high of the app's memory cgroup at 0, any
  * page brought in for it would make the cgroup reclaim, and its window
  * prepages nothing: one pressure stop, no budget stop. With memory.high
- * back at max, the next window prepages all 64 pages. The app is a child
- * that waits in the cgroup, so that its limit holds up nobody.
+ * back at max, the next window prepages all 64 pages.
  */
-TEST_F(file, pressure_stop)
+TEST_F(pressure, stop)
 {
-	char cg[PATH_MAX], high[PATH_MAX + 16], me[32];
-	const char *why;
-	pid_t app;
-	int status;
+	char high[PATH_MAX + 16];
 
-	why = memcg_enter(cg, sizeof(cg));
-	if (why)
-		SKIP(return, "%s", why);
-	app = fork();
-	ASSERT_LE(0, app);
-	if (!app) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		pause();
-		_exit(0);
-	}
-	snprintf(me, sizeof(me), "%d", getpid());
-	ASSERT_EQ(0, write_str("/sys/fs/cgroup/cgroup.procs", me));
-	snprintf(high, sizeof(high), "%s/memory.high", cg);
-	ASSERT_EQ(0, app_write(app, "prepage_table",
+	snprintf(high, sizeof(high), "%s/memory.high", self->cg);
+	ASSERT_EQ(0, app_write(self->app, "prepage_table",
 			       table_line(self->line, sizeof(self->line),
 					  "%s 0:%ld\n", self->path,
 					  NR_PAGES * psz)));
 
 	ASSERT_EQ(0, write_str(high, "0"));
-	ASSERT_EQ(0, app_window(app));
-	EXPECT_EQ(0, app_stat(app, "file_prepaged"));
-	EXPECT_EQ(1, app_stat(app, "pressure_stops"));
-	EXPECT_EQ(0, app_stat(app, "budget_stops"));
+	ASSERT_EQ(0, app_window(self->app));
+	EXPECT_EQ(0, app_stat(self->app, "file_prepaged"));
+	EXPECT_EQ(1, app_stat(self->app, "pressure_stops"));
+	EXPECT_EQ(0, app_stat(self->app, "budget_stops"));
 	EXPECT_EQ(0, resident(self->fd, 0, NR_PAGES));
 
 	ASSERT_EQ(0, write_str(high, "max"));
-	ASSERT_EQ(0, app_window(app));
-	EXPECT_EQ(NR_PAGES, app_stat(app, "file_prepaged"));
-	EXPECT_EQ(1, app_stat(app, "pressure_stops"));
+	ASSERT_EQ(0, app_window(self->app));
+	EXPECT_EQ(NR_PAGES, app_stat(self->app, "file_prepaged"));
+	EXPECT_EQ(1, app_stat(self->app, "pressure_stops"));
 	EXPECT_EQ(NR_PAGES, resident_wait(self->fd, 0, NR_PAGES, NR_PAGES));
-
-	kill(app, SIGKILL);
-	ASSERT_EQ(app, waitpid(app, &status, 0));
-	rmdir(cg);
 }
 
 /*

@@ -152,7 +152,6 @@ static const struct prepage_ops prepage_test_logged_ops = {
 	.side		= PREPAGE_SIDE_FILE,
 	.stat_prepaged	= PREPAGE_STAT_FILE_PREPAGED,
 	.stat_hit	= PREPAGE_STAT_FILE_HIT,
-	.stat_evicted	= PREPAGE_STAT_FILE_EVICTED,
 	.stat_sat_out	= PREPAGE_STAT_FILE_SAT_OUT,
 	.min_precision	= &prepage_test_min_precision,
 	.hits_logged	= true,
@@ -163,23 +162,23 @@ static const struct prepage_ops prepage_test_unlogged_ops = {
 	.side		= PREPAGE_SIDE_ANON,
 	.stat_prepaged	= PREPAGE_STAT_ANON_PREPAGED,
 	.stat_hit	= PREPAGE_STAT_ANON_HIT,
-	.stat_evicted	= PREPAGE_STAT_ANON_EVICTED,
 	.stat_sat_out	= PREPAGE_STAT_ANON_SAT_OUT,
 	.min_precision	= &prepage_test_min_precision,
 };
 
 /*
  * Judge a window in which @ops prepaged @prepaged pages, of which the app
- * used @hit and reclaim took @evicted first. Return: the back-off level.
+ * used @hit, @refetched of them only after reclaim took them and it
+ * brought them back in itself. Return: the back-off level.
  */
 static unsigned int prepage_test_judge(struct prepage_mm *pm,
 				       const struct prepage_ops *ops,
-				       long prepaged, long hit, long evicted)
+				       long prepaged, long hit, long refetched)
 {
 	memset(pm->window_stat, 0, sizeof(pm->window_stat));
 	atomic_long_set(&pm->stat[ops->stat_prepaged], prepaged);
 	atomic_long_set(&pm->stat[ops->stat_hit], hit);
-	atomic_long_set(&pm->stat[ops->stat_evicted], evicted);
+	pm->backoff[ops->side].refetched = refetched;
 	mutex_lock(&pm->lock);
 	prepage_backoff(pm, ops);
 	mutex_unlock(&pm->lock);
@@ -188,8 +187,8 @@ static unsigned int prepage_test_judge(struct prepage_mm *pm,
 
 /*
  * prepage_backoff(), at 500 permille: the 32-page floor, the precision
- * at the threshold, pages reclaimed before use, the level's cap, and
- * the windows that tell nothing. Only the state's lock, counters and
+ * at the threshold, pages used only after reclaim took them, the level's
+ * cap, and the windows that tell nothing. Only the state's lock, counters and
  * back-off are used: no address space, no vmstat event.
  */
 static void prepage_test_backoff(struct kunit *test)
@@ -210,8 +209,8 @@ static void prepage_test_backoff(struct kunit *test)
 	/* 40 used, 10 of them reclaimed and brought back: 30 of 64. */
 	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 40, 10), 2);
 	KUNIT_EXPECT_EQ(test, b->skip, 3);
-	/* More reclaimed than used: none used. */
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 10, 20), 3);
+	/* All used only after reclaim took them: none used. */
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 10, 10), 3);
 	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 0), 4);
 	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 0), 4);
 	KUNIT_EXPECT_EQ(test, b->skip, 15);
@@ -230,7 +229,7 @@ static void prepage_test_backoff(struct kunit *test)
 	/* A window that pays ends it; at 0 every window pays. */
 	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 40, 0), 0);
 	prepage_test_min_precision = 0;
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 64), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 0), 0);
 
 	/* Hits read from accessed bits do not need the log. */
 	ops = &prepage_test_unlogged_ops;
