@@ -273,6 +273,19 @@ static int prepaged_switch_out(char *buf, int out, int nr_out, int a,
 	return ctl("end");
 }
 
+/*
+ * Two switches in which the app swaps the whole buffer in itself make it
+ * a target; then, paged out, it is all prepaged in a window left open.
+ * Return: 0; -1 if a step failed; -2 if not all 64 pages were prepaged.
+ */
+static int prepaged_window(char *buf)
+{
+	if (plain_switch(buf, 0, 64) || plain_switch(buf, 0, 64) ||
+	    !pageout(buf, 0, NR_PAGES) || ctl("start") || wait_prepaged())
+		return -1;
+	return stat_of("anon_prepaged") == 64 ? 0 : -2;
+}
+
 /* The counters of prepage_stat, summed over the system in /proc/vmstat. */
 static const char * const counters[] = {
 	"switches", "restarts", "file_prepaged", "file_hit", "file_miss",
@@ -487,13 +500,7 @@ TEST_F(anon, active_in_window)
 {
 	if (!access(LRU_GEN, F_OK))
 		ASSERT_EQ(0, setting_write(LRU_GEN, "0"));
-	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
-	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
-	ASSERT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
-	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
-	ASSERT_EQ(0, ctl("start"));
-	ASSERT_EQ(0, wait_prepaged());
-	ASSERT_EQ(64, stat_of("anon_prepaged"));
+	ASSERT_EQ(0, prepaged_window(self->buf));
 	ASSERT_TRUE(touch(self->buf, 0, 32));
 	/* The end drains every CPU's LRU batches before it demotes. */
 	ASSERT_EQ(0, ctl("end"));
@@ -521,12 +528,7 @@ TEST_F(anon, mglru_used_stay_young)
 	ASSERT_EQ(0, setting_write(LRU_GEN, "y"));
 	if (vmstat_of("pgactivate") < 0)
 		SKIP(return, "no pgactivate (CONFIG_VM_EVENT_COUNTERS)");
-	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
-	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
-	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
-	ASSERT_EQ(0, ctl("start"));
-	ASSERT_EQ(0, wait_prepaged());
-	ASSERT_EQ(64, stat_of("anon_prepaged"));
+	ASSERT_EQ(0, prepaged_window(self->buf));
 	ASSERT_TRUE(touch(self->buf, 0, 32));
 	activated = vmstat_of("pgactivate");
 	/* The end drains every CPU's LRU batches before it demotes. */
@@ -551,12 +553,7 @@ TEST_F(anon, idle_tracking_sees_use)
 {
 	if (access(PAGE_IDLE, F_OK))
 		SKIP(return, "no idle page tracking (CONFIG_IDLE_PAGE_TRACKING)");
-	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
-	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
-	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
-	ASSERT_EQ(0, ctl("start"));
-	ASSERT_EQ(0, wait_prepaged());
-	ASSERT_EQ(64, stat_of("anon_prepaged"));
+	ASSERT_EQ(0, prepaged_window(self->buf));
 	drain_lru_batches();
 	ASSERT_TRUE(idle_mark(self->buf, 0, 64));
 	ASSERT_EQ(64, kpf_count(self->buf, 0, 64, KPF_IDLE));
@@ -579,11 +576,7 @@ TEST_F(anon, idle_tracking_sees_use)
  */
 TEST_F(anon, discard_demotes)
 {
-	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
-	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
-	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES));
-	ASSERT_EQ(0, ctl("start"));
-	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, prepaged_window(self->buf));
 	ASSERT_TRUE(touch(self->buf, 0, 48));
 	ASSERT_EQ(0, ctl("reset"));
 	EXPECT_EQ(16, stat_of("anon_demoted"));
