@@ -1504,8 +1504,57 @@ static bool mode_prepage(const char *mode)
 	return !strncmp(mode, "prepage", 7);
 }
 
-static int run_mode(const char *mode, int trial, bool anatomy)
+/*
+ * A mode may carry settings of its own: MODE@NAME=VALUE[+NAME=VALUE...]
+ * sets the tunables of SYSFS for that mode alone (after --set), so that
+ * one run compares a prepage mode under two settings side by side, each
+ * against the same baseline. Copy MODE into @mode (at most @size bytes).
+ */
+static const char *mode_base(const char *name, char *mode, size_t size)
 {
+	const char *at = strchr(name, '@');
+
+	snprintf(mode, size, "%.*s", at ? (int)(at - name) : (int)strlen(name),
+		 name);
+	return at ? at + 1 : NULL;
+}
+
+/* Set the settings of a mode's @list, saving the old values into @old. */
+static int mode_settings(const char *list, char old[][32], bool restore)
+{
+	char buf[256], *tok, *save, path[128];
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, "+", &save); tok && n < 8;
+	     tok = strtok_r(NULL, "+", &save), n++) {
+		char *eq = strchr(tok, '=');
+		int fd;
+		ssize_t len;
+
+		*eq = '\0';
+		if (restore) {
+			knob(tok, old[n]);
+			continue;
+		}
+		snprintf(path, sizeof(path), SYSFS "%s", tok);
+		fd = open(path, O_RDONLY);
+		len = fd < 0 ? -1 : read(fd, old[n], 31);
+		if (fd >= 0)
+			close(fd);
+		if (len <= 0)
+			die("cannot read %s", path);
+		old[n][len] = '\0';
+		old[n][strcspn(old[n], "\n")] = '\0';
+		knob(tok, eq + 1);
+	}
+	return n;
+}
+
+static int run_mode(const char *name, int trial, bool anatomy)
+{
+	char mode[32], old[8][32];
+	const char *settings = mode_base(name, mode, sizeof(mode));
 	bool pre = mode_prepage(mode);
 	bool ideal = !strcmp(mode, "ideal");
 	bool user = !strncmp(mode, "userspace", 9) || !strcmp(mode, "populate");
@@ -1521,7 +1570,7 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 		balloon_mb = balloon_inflate();
 		avail_mb = mem_available_mb();
 	}
-	mode_cgroup_enter(mode, trial, anatomy);
+	mode_cgroup_enter(name, trial, anatomy);
 	replay_advice = !strcmp(mode, "userspace") ? MADV_WILLNEED :
 			!strcmp(mode, "populate") ? MADV_POPULATE_READ : 0;
 	if (anatomy)
@@ -1540,6 +1589,8 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 		knob("file_enabled", strcmp(mode, "prepage-anon") ? "1" : "0");
 		knob("anon_enabled", strcmp(mode, "prepage-file") ? "1" : "0");
 	}
+	if (settings)
+		mode_settings(settings, old, false);
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
 		app_start(&apps[i]);
@@ -1616,14 +1667,14 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 			bad += m.bad;
 			if (measured && !anatomy)
 				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f bad=%ld\n",
-				       mode, trial, sequence_names[seq], a->id,
+				       name, trial, sequence_names[seq], a->id,
 				       r - opt.warmup,
 				       (m.t - start) / 1e3, start_ns / 1e3,
 				       start_cpu / 1e3, start_wait / 1e3,
 				       end_ns / 1e3, m.bad);
 			if (measured && anatomy)
 				printf("SWITCH mode=%s trial=%d anatomy=1 seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f run_us=%.1f cpu_wait_us=%.1f swapin_us=%.1f reclaim_us=%.1f blkio_us=%.1f thrash_us=%.1f minflt=%llu majflt=%llu cold_file_prof=%ld cold_file_other=%ld cold_anon_prof=%ld cold_anon_other=%ld bad=%ld\n",
-				       mode, trial, sequence_names[seq], a->id,
+				       name, trial, sequence_names[seq], a->id,
 				       r - opt.warmup,
 				       (m.t - start) / 1e3, start_ns / 1e3,
 				       start_cpu / 1e3, start_wait / 1e3,
@@ -1646,7 +1697,7 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 		int k;
 
 		read_stat(&apps[i], val);
-		printf("APPSTAT mode=%s trial=%d%s app=%d", mode, trial,
+		printf("APPSTAT mode=%s trial=%d%s app=%d", name, trial,
 		       anatomy ? " anatomy=1" : "", i);
 		for (k = 0; stat_keys[k]; k++)
 			printf(" %s=%llu", stat_keys[k],
@@ -1658,7 +1709,7 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 		printf("\n");
 	}
 	printf("MODE mode=%s trial=%d%s balloon_mb=%ld avail_mb=%ld prepager_cpu_ms=%.1f replay_cpu_ms=%.1f kswapd_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
-	       mode, trial, anatomy ? " anatomy=1" : "", balloon_mb, avail_mb,
+	       name, trial, anatomy ? " anatomy=1" : "", balloon_mb, avail_mb,
 	       (comm_cpu_ns("kprepaged") - cpu0) / 1e6,
 	       (replay_cpu - replay0) / 1e6,
 	       (comm_cpu_ns("kswapd") - kswapd0) / 1e6,
@@ -1675,6 +1726,8 @@ static int run_mode(const char *mode, int trial, bool anatomy)
 		close(apps[i].reply);
 	}
 	mode_cgroup_leave();
+	if (settings)
+		mode_settings(settings, old, true);
 	knob("enabled", "0");
 	for (i = 0; anatomy && i <= NR_FILES; i++)
 		free(fp.map[i]);
@@ -1848,7 +1901,9 @@ static void usage(void)
 		"  --anatomy N        extra trials with task delay accounting,\n"
 		"                     splitting each switch's latency (0)\n"
 		"  --seed N           seed of contents and footprints (%u)\n"
-		"  --modes LIST       comma-separated (%s)\n"
+		"  --modes LIST       comma-separated (%s); a prepage mode\n"
+		"                     may be MODE@NAME=VALUE[+NAME=VALUE]:\n"
+		"                     tunables of " SYSFS " for it alone\n"
 		"  --dir DIR          where the app files go (%s)\n"
 		"  --work N           CPU work per touched page (%d)\n"
 		"  --sequences LIST   app sequences, a round each in turn (%s)\n"
@@ -1914,13 +1969,27 @@ int main(int argc, char **argv)
 	    opt.trials < 1 || opt.warmup < 0 || opt.anatomy < 0)
 		usage();
 	for (m = strtok_r(opt.modes, ",", &save); m && nr_modes < 16;
-	     m = strtok_r(NULL, ",", &save))
-		if (name_index(mode_names, m) < 0) {
+	     m = strtok_r(NULL, ",", &save)) {
+		char base[32], *tok, *save2, list[256];
+		const char *settings = mode_base(m, base, sizeof(base));
+
+		if (name_index(mode_names, base) < 0) {
 			fprintf(stderr, "prepage-bench: unknown mode %s\n", m);
 			usage();
-		} else {
-			modes[nr_modes++] = m;
 		}
+		if (settings && (!mode_prepage(base) || !*settings)) {
+			fprintf(stderr, "prepage-bench: %s: settings are for prepage modes\n", m);
+			usage();
+		}
+		snprintf(list, sizeof(list), "%s", settings ? settings : "");
+		for (tok = strtok_r(list, "+", &save2); tok;
+		     tok = strtok_r(NULL, "+", &save2))
+			if (!strchr(tok, '=') || strchr(tok, '/') || tok[0] == '=') {
+				fprintf(stderr, "prepage-bench: %s: not NAME=VALUE: %s\n", m, tok);
+				usage();
+			}
+		modes[nr_modes++] = m;
+	}
 	snprintf(seqlist, sizeof(seqlist), "%s", opt.sequences);
 	for (m = strtok_r(opt.sequences, ",", &save); m && nr_sequences < 8;
 	     m = strtok_r(NULL, ",", &save)) {

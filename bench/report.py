@@ -105,7 +105,10 @@ def ratio(a, b):
 def summarize(recs):
     anat_sw = [r for r in recs["SWITCH"] if r.get("anatomy")]
     measured = [r for r in recs["SWITCH"] if not r.get("anatomy")]
-    modes = [m for m in ORDER if any(r["mode"] == m for r in measured)]
+    # A mode with settings of its own (MODE@NAME=VALUE) follows MODE.
+    seen = {r["mode"] for r in measured}
+    modes = sorted((m for m in seen if m.split("@")[0] in ORDER),
+                   key=lambda m: (ORDER.index(m.split("@")[0]), m))
     modes += sorted({r["mode"] for r in measured} - set(modes))
     out = {"config": recs["CONFIG"][0] if recs["CONFIG"] else {}, "modes": {}}
     for m in modes:
