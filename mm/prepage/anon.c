@@ -166,8 +166,7 @@ static unsigned int prepage_batch_pages __read_mostly = 16;
 static unsigned int prepage_max_anon_pages __read_mostly = 65536;
 /*
  * Back off below this anonymous precision, in permille
- * (prepage_backoff()). Default: 100: each unused page prepaged cost a
- * swap-in (a decompression, from zram) of its own.
+ * (prepage_backoff()). Default: 100.
  */
 static unsigned int prepage_anon_min_precision_permille __read_mostly = 100;
 

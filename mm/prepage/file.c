@@ -144,10 +144,9 @@ static unsigned int prepage_big_file_pages __read_mostly = 16384;
 static unsigned int prepage_metadata_stride_pages __read_mostly = 512;
 /*
  * Back off below this file precision, in permille (prepage_backoff()).
- * Default: 0, never: an unused page read ahead in a window costs a share
- * of an I/O that also brought used ones, and is demoted at its end.
+ * Default: 100.
  */
-static unsigned int prepage_file_min_precision_permille __read_mostly;
+static unsigned int prepage_file_min_precision_permille __read_mostly = 100;
 
 /* The file side of @pm's state (see prepage_side_make()). */
 static struct prepage_file_mm *prepage_file_mm(struct prepage_mm *pm)
