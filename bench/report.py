@@ -111,12 +111,14 @@ def summarize(recs):
                    key=lambda m: (ORDER.index(m.split("@")[0]), m))
     modes += sorted({r["mode"] for r in measured} - set(modes))
     out = {"config": recs["CONFIG"][0] if recs["CONFIG"] else {}, "modes": {}}
+    by_trial = {}
     for m in modes:
         sw = [r for r in measured if r["mode"] == m]
         lat = [r["latency_us"] / 1000 for r in sw]
         trials = sorted({r["trial"] for r in sw})
         per_trial = [statistics.mean(r["latency_us"] / 1000 for r in sw
                                      if r["trial"] == t) for t in trials]
+        by_trial[m] = dict(zip(trials, per_trial))
         apps = sorted({r["app"] for r in sw})
         st, tables = {}, []
         for r in recs["APPSTAT"]:
@@ -219,7 +221,29 @@ def summarize(recs):
     for m, s in out["modes"].items():
         s["speedup_vs_baseline"] = ratio(base, s["mean_ms"]) if base else None
         s["ratio_to_ideal"] = ratio(s["mean_ms"], ideal) if ideal else None
+        # Paired by trial: the modes of a trial run one after the other,
+        # so that a slow stretch of the host slows a trial's modes alike
+        # and shows less in these than in the trial spread.
+        s["speedup_by_trial"] = paired(by_trial.get("baseline"), by_trial[m])
+        # A mode with settings of its own against its base mode.
+        if "@" in m:
+            s["speedup_vs_base_mode_by_trial"] = paired(
+                by_trial.get(m.split("@")[0]), by_trial[m])
     return out
+
+
+def paired(ref, mode):
+    """Speedups of @mode against @ref ({trial: mean ms}) trial by trial,
+    in trial order, over the trials both ran; None if there are none."""
+    if not ref:
+        return None
+    common = sorted(set(ref) & set(mode))
+    return [ref[t] / mode[t] for t in common] or None
+
+
+def spread(vals, spec=".2f", unit="x"):
+    return "-" if not vals else \
+        f"{format(min(vals), spec)}-{format(max(vals), spec)}{unit}"
 
 
 def render(cols, rows):
@@ -237,7 +261,7 @@ def fmt(v, spec=".1f", pctg=False):
 
 def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
-            "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
+            "by trial", "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
             "waste MB/sw", "evict f/a", "late f/a", "stops b/p/c/n", "sat out f/a", "anon T/C",
             "pref ms/sw", "kswapd ms/sw",
             "start ms",
@@ -250,6 +274,7 @@ def table(summary):
                      f"{min(tm):.1f}-{max(tm):.1f}",
                      fmt(s["speedup_vs_baseline"], ".2f") + "x"
                      if s["speedup_vs_baseline"] else "-",
+                     spread(s["speedup_by_trial"]),
                      fmt(s["ratio_to_ideal"], ".2f"),
                      fmt(s["file_precision"], pctg=True),
                      fmt(s["file_recall"], pctg=True),
@@ -480,6 +505,15 @@ def main():
         if cfg:
             print(" ".join(f"{k}={v}" for k, v in cfg.items()))
         print(table(summary))
+        var = [(m, s["speedup_vs_base_mode_by_trial"])
+               for m, s in summary["modes"].items()
+               if s.get("speedup_vs_base_mode_by_trial")]
+        if var:
+            print("\nModes with settings of their own against their base "
+                  "mode, trial by trial (speedup):")
+            print(render(["mode", "trials", "min-max"],
+                         [[m, " ".join(f"{v:.2f}" for v in vs), spread(vs)]
+                          for m, vs in var]))
         seq = sequence_table(summary)
         if seq:
             print("\nPer app sequence:")
@@ -516,7 +550,8 @@ def main():
     if "overhead" in summary:
         print("\nOverhead when off (fault loops, no switches):")
         print(overhead_table(summary["overhead"]))
-    print(f"\n(P = precision, R = recall; MB/sw = prepaged per switch; pref = "
+    print(f"\n(by trial = the speedup against baseline of each trial, "
+          f"paired, lowest-highest;\n P = precision, R = recall; MB/sw = prepaged per switch; pref = "
           f"CPU of the prefetcher: the prepage threads, or the userspace modes'\n"
           f"replay thread; kswapd = kswapd's CPU; start, end = time of the 'start' (in the\n"
           f"latency) and 'end' (after it) writes; start CPU = the writer's own CPU in\n"
