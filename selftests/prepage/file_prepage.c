@@ -145,6 +145,29 @@ static void fixture_file_close(int fd, const char *path)
 	}
 }
 
+/*
+ * The start of a fixture with a test file: prepage enabled (its
+ * settings restored by the teardown), then the file of fixture_file() at
+ * @path, in *@fd (-1 if it cannot be made). Return: NULL, or why the
+ * test is skipped, with the settings restored already (a skipped setup
+ * has no teardown).
+ */
+static const char *setup_file_fixture(char *path, int *fd)
+{
+	const char *why;
+
+	psz = sysconf(_SC_PAGESIZE);
+	why = setup_prepage();
+	if (why)
+		return why;
+	*fd = fixture_file(path);
+	if (*fd == -2) {
+		settings_restore();
+		return NO_EVICT;
+	}
+	return NULL;
+}
+
 /* Touch pages [first, first + nr) through a mapping; false on bad data. */
 static bool touch_mmap(int fd, int first, int nr)
 {
@@ -201,17 +224,10 @@ FIXTURE(file)
 
 FIXTURE_SETUP(file)
 {
-	const char *why;
+	const char *why = setup_file_fixture(self->path, &self->fd);
 
-	psz = sysconf(_SC_PAGESIZE);
-	why = setup_prepage();
 	if (why)
 		SKIP(return, "%s", why);
-	self->fd = fixture_file(self->path);
-	if (self->fd == -2) {
-		settings_restore();
-		SKIP(return, NO_EVICT);
-	}
 	SETUP_ASSERT(self->fd >= 0);
 }
 
@@ -396,17 +412,10 @@ FIXTURE_VARIANT_ADD(merge, gap20) { .gap = 20, .prepaged = 16 };
 
 FIXTURE_SETUP(merge)
 {
-	const char *why;
+	const char *why = setup_file_fixture(self->path, &self->fd);
 
-	psz = sysconf(_SC_PAGESIZE);
-	why = setup_prepage();
 	if (why)
 		SKIP(return, "%s", why);
-	self->fd = fixture_file(self->path);
-	if (self->fd == -2) {
-		settings_restore();
-		SKIP(return, NO_EVICT);
-	}
 	SETUP_ASSERT(self->fd >= 0);
 	SETUP_ASSERT(!knob_set("merge_gap_pages", 16));
 }
@@ -456,17 +465,10 @@ FIXTURE_VARIANT_ADD(stale, none) { .field = NULL };
 
 FIXTURE_SETUP(stale)
 {
-	const char *why;
+	const char *why = setup_file_fixture(self->path, &self->fd);
 
-	psz = sysconf(_SC_PAGESIZE);
-	why = setup_prepage();
 	if (why)
 		SKIP(return, "%s", why);
-	self->fd = fixture_file(self->path);
-	if (self->fd == -2) {
-		settings_restore();
-		SKIP(return, NO_EVICT);
-	}
 	SETUP_ASSERT(self->fd >= 0);
 }
 
@@ -1199,17 +1201,11 @@ FIXTURE_SETUP(pressure)
 	char me[32];
 	const char *why;
 
-	psz = sysconf(_SC_PAGESIZE);
 	self->app = -1;
 	self->cg[0] = '\0';
-	why = setup_prepage();
+	why = setup_file_fixture(self->path, &self->fd);
 	if (why)
 		SKIP(return, "%s", why);
-	self->fd = fixture_file(self->path);
-	if (self->fd == -2) {
-		settings_restore();
-		SKIP(return, NO_EVICT);
-	}
 	SETUP_ASSERT(self->fd >= 0);
 	why = memcg_enter(self->cg, sizeof(self->cg));
 	if (why) {
@@ -1516,28 +1512,23 @@ FIXTURE_SETUP(reclaim)
 	char swap_max[PATH_MAX + 32];
 	const char *why;
 
-	self->fd = -1;
 	self->ofd = -1;
 	self->cg[0] = '\0';
-	psz = sysconf(_SC_PAGESIZE);
-	why = setup_prepage();
+	/* The file first: a test skipped for it leaves no cgroup behind. */
+	why = setup_file_fixture(self->path, &self->fd);
 	if (why)
 		SKIP(return, "%s", why);
+	SETUP_ASSERT(self->fd >= 0);
 	why = memcg_enter(self->cg, sizeof(self->cg));
 	if (why) {
 		self->cg[0] = '\0';
 		settings_restore();
+		fixture_file_close(self->fd, self->path);
 		SKIP(return, "%s", why);
 	}
 	snprintf(swap_max, sizeof(swap_max), "%s/memory.swap.max", self->cg);
 	if (!access(swap_max, F_OK))
 		SETUP_ASSERT(!write_str(swap_max, "0"));
-	self->fd = fixture_file(self->path);
-	if (self->fd == -2) {
-		settings_restore();
-		SKIP(return, NO_EVICT);
-	}
-	SETUP_ASSERT(self->fd >= 0);
 	self->ofd = make_file(self->other, 4 * NR_PAGES);
 	SETUP_ASSERT(self->ofd >= 0);
 	SETUP_ASSERT(evict(self->ofd, 4 * NR_PAGES));
