@@ -62,6 +62,8 @@
  * before and after it, into time on a CPU, waiting for a CPU, in
  * swap-in, in direct reclaim and waiting for block I/O. Latencies come
  * from the other trials; the report states what the accounting costs.
+ * The scheduler's DELAY_DEQUEUE is off in them where the kernel lets it
+ * (see delay_dequeue_off()).
  *
  * --overhead LABEL instead runs fault-heavy loops with no app switch (the
  * cost of the hooks when prepage is off or idle): first-touch anonymous
@@ -523,6 +525,37 @@ static int write_str(const char *path, const char *s)
 	n = n < 0 ? -errno : 0;
 	close(fd);
 	return n;
+}
+
+/*
+ * The scheduler's DELAY_DEQUEUE feature (EEVDF, 6.12): with it, a task
+ * that sleeps while it is owed no CPU time stays on the runqueue until
+ * it is picked, and the block I/O delay of such a sleep is not counted
+ * (__block_task(), which starts it, runs at the later pick, for
+ * whichever task is current then): the anatomy's block I/O undercounts,
+ * and a switch's counters can add up to more than the switch. Turned
+ * off for the anatomy trials. Return: whether it was on; false if this
+ * kernel has no such feature to turn (no CONFIG_SCHED_DEBUG, or older).
+ */
+#define SCHED_FEATURES	"/sys/kernel/debug/sched/features"
+
+static bool delay_dequeue_off(void)
+{
+	char buf[4096] = "";
+	ssize_t n;
+	int fd = open(SCHED_FEATURES, O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	/* On: "DELAY_DEQUEUE" among the features; off: "NO_DELAY_DEQUEUE". */
+	if (strncmp(buf, "DELAY_DEQUEUE ", 14) && !strstr(buf, " DELAY_DEQUEUE "))
+		return false;
+	if (write_str(SCHED_FEATURES, "NO_DELAY_DEQUEUE"))
+		die("cannot turn the scheduler's DELAY_DEQUEUE off");
+	return true;
 }
 
 static void knob(const char *name, const char *val)
@@ -1563,6 +1596,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	uint64_t cpu0, kswapd0, replay0, t0, val[NR_KEYS];
 	int i, r, c, prev = -1, order[MAX_APPS];
 	long balloon_mb = 0, avail_mb = 0;
+	bool delay_dequeue = false;
 	struct footprint fp;
 	long bad = 0;
 
@@ -1578,6 +1612,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	/* Before the apps fork: a task gets its delay counters at fork. */
 	if (anatomy && write_str("/proc/sys/kernel/task_delayacct", "1"))
 		die("cannot turn task delay accounting on");
+	delay_dequeue = anatomy && delay_dequeue_off();
 	knob("enabled", pre ? "1" : "0");
 	for (i = 0; pre && i < nr_sets; i++) {
 		char name[64], *eq = strchr(sets[i], '=');
@@ -1708,14 +1743,17 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			       (unsigned long long)val[k]);
 		printf("\n");
 	}
-	printf("MODE mode=%s trial=%d%s balloon_mb=%ld avail_mb=%ld prepager_cpu_ms=%.1f replay_cpu_ms=%.1f kswapd_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
-	       name, trial, anatomy ? " anatomy=1" : "", balloon_mb, avail_mb,
+	printf("MODE mode=%s trial=%d%s%s balloon_mb=%ld avail_mb=%ld prepager_cpu_ms=%.1f replay_cpu_ms=%.1f kswapd_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
+	       name, trial, anatomy ? " anatomy=1" : "",
+	       delay_dequeue ? " delay_dequeue_off=1" : "", balloon_mb, avail_mb,
 	       (comm_cpu_ns("kprepaged") - cpu0) / 1e6,
 	       (replay_cpu - replay0) / 1e6,
 	       (comm_cpu_ns("kswapd") - kswapd0) / 1e6,
 	       (now_ns() - t0) / 1e6, bad);
 	if (anatomy && write_str("/proc/sys/kernel/task_delayacct", "0"))
 		die("cannot turn task delay accounting off");
+	if (delay_dequeue && write_str(SCHED_FEATURES, "DELAY_DEQUEUE"))
+		die("cannot turn the scheduler's DELAY_DEQUEUE back on");
 	fflush(stdout);
 	for (i = 0; i < opt.apps; i++) {
 		int status;

@@ -39,8 +39,13 @@ def glitch(r):
     """Whether switch @r's delay counters cannot be right: time running,
     waiting for a CPU and sleeping in block I/O exclude each other, so
     they cannot add up to more than the switch (plus the counters' own
-    slack). It happens under TCG, where the clocks of two vCPUs can be
-    apart when a task sleeps on one and is woken from the other."""
+    slack). It happens when the scheduler delays the dequeue of a task
+    that sleeps (EEVDF's DELAY_DEQUEUE): its block I/O delay is then
+    started for another task, and ended for it from a stale start; the
+    benchmark turns DELAY_DEQUEUE off for the anatomy trials where the
+    kernel lets it (MODE ... delay_dequeue_off=1). Under TCG the clocks
+    of two vCPUs can also be apart when a task sleeps on one and is
+    woken from the other."""
     parts = r["run_us"] + r["cpu_wait_us"] + r["blkio_us"]
     return parts > 1.1 * r["latency_us"] + 1000
 
@@ -533,6 +538,8 @@ def main():
                   "(min-max over trials): " +
                   ", ".join(f"{m} {min(v)}-{max(v)}" for m, v in mem))
         an = anatomy_table(summary)
+        dd_off = any(r.get("delay_dequeue_off") for r in recs["MODE"]
+                     if r.get("anatomy"))
         if an:
             print("\nAnatomy of a switch (ms, mean; anatomy trials, task "
                   "delay accounting on):")
@@ -546,7 +553,10 @@ def main():
                   "anatomy trials' mean "
                   "latency against the measured trials';\n left out = "
                   "switches whose counters add up to more than the switch "
-                  "(vCPU clocks apart), not in the means)")
+                  "(see glitch() in bench/report.py), not in the means;\n"
+                  f" the scheduler's DELAY_DEQUEUE was "
+                  f"{'off' if dd_off else 'on'}"
+                  " in the anatomy trials)")
     if "overhead" in summary:
         print("\nOverhead when off (fault loops, no switches):")
         print(overhead_table(summary["overhead"]))
