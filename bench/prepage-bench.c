@@ -1023,6 +1023,30 @@ static void read_stat(struct app *a, uint64_t *val)
 }
 
 /*
+ * TLB shootdown IPIs received so far, all CPUs (the "TLB:" line of
+ * /proc/interrupts, x86); -1 where there is no such line.
+ */
+static long long tlb_ipis(void)
+{
+	long long total = -1, v;
+	char line[4096], *p, *end;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		p = line + strspn(line, " ");
+		if (strncmp(p, "TLB:", 4))
+			continue;
+		total = 0;
+		for (p += 4; (v = strtoll(p, &end, 10)), end != p; p = end)
+			total += v;
+		break;
+	}
+	if (f)
+		fclose(f);
+	return total;
+}
+
+/*
  * CPU time (ns) of the tasks whose name starts with @comm ("kprepaged":
  * the prepage threads; "kswapd"), from /proc/<pid>/stat.
  */
@@ -1594,6 +1618,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	bool profile = !strcmp(mode, "prepage-profile");
 	bool reclaim = !opt.pageout && !ideal;
 	uint64_t cpu0, kswapd0, replay0, t0, val[NR_KEYS];
+	long long tlb0, tlb1;
 	int i, r, c, prev = -1, order[MAX_APPS];
 	long balloon_mb = 0, avail_mb = 0;
 	bool delay_dequeue = false;
@@ -1640,6 +1665,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 
 	cpu0 = comm_cpu_ns("kprepaged");
 	kswapd0 = comm_cpu_ns("kswapd");
+	tlb0 = tlb_ipis();
 	replay0 = replay_cpu;
 	t0 = now_ns();
 	for (r = 0; r < opt.warmup + opt.rounds; r++) {
@@ -1650,6 +1676,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				read_stat(&apps[i], apps[i].stat0);
 			cpu0 = comm_cpu_ns("kprepaged");
 			kswapd0 = comm_cpu_ns("kswapd");
+			tlb0 = tlb_ipis();
 			replay0 = replay_cpu;
 			t0 = now_ns();
 		}
@@ -1743,12 +1770,14 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			       (unsigned long long)val[k]);
 		printf("\n");
 	}
-	printf("MODE mode=%s trial=%d%s%s balloon_mb=%ld avail_mb=%ld prepager_cpu_ms=%.1f replay_cpu_ms=%.1f kswapd_cpu_ms=%.1f wall_ms=%.1f bad=%ld\n",
+	tlb1 = tlb_ipis();
+	printf("MODE mode=%s trial=%d%s%s balloon_mb=%ld avail_mb=%ld prepager_cpu_ms=%.1f replay_cpu_ms=%.1f kswapd_cpu_ms=%.1f tlb_ipis=%lld wall_ms=%.1f bad=%ld\n",
 	       name, trial, anatomy ? " anatomy=1" : "",
 	       delay_dequeue ? " delay_dequeue_off=1" : "", balloon_mb, avail_mb,
 	       (comm_cpu_ns("kprepaged") - cpu0) / 1e6,
 	       (replay_cpu - replay0) / 1e6,
 	       (comm_cpu_ns("kswapd") - kswapd0) / 1e6,
+	       tlb0 < 0 || tlb1 < 0 ? -1 : tlb1 - tlb0,
 	       (now_ns() - t0) / 1e6, bad);
 	if (anatomy && write_str("/proc/sys/kernel/task_delayacct", "0"))
 		die("cannot turn task delay accounting off");

@@ -202,6 +202,12 @@ def summarize(recs):
                 sum(r.get("replay_cpu_ms", 0) for r in md) / n,
             "kswapd_cpu_ms_per_switch":
                 sum(r.get("kswapd_cpu_ms", 0) for r in md) / n,
+            # TLB shootdown IPIs, all CPUs (x86 only; None elsewhere):
+            # what flushing the app's TLB from another CPU costs it.
+            "tlb_ipis_per_switch":
+                sum(r["tlb_ipis"] for r in md) / n
+                if md and all(r.get("tlb_ipis", -1) >= 0 for r in md)
+                else None,
             "start_ms_mean": statistics.mean(r.get("start_us", 0) / 1000
                                              for r in sw),
             "start_ms_p95": pct([r.get("start_us", 0) / 1000 for r in sw], 95),
@@ -268,7 +274,7 @@ def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "by trial", "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
             "waste MB/sw", "evict f/a", "late f/a", "stops b/p/c/n", "sat out f/a", "anon T/C",
-            "pref ms/sw", "kswapd ms/sw",
+            "pref ms/sw", "kswapd ms/sw", "TLB IPI/sw",
             "start ms",
             "start p95", "start CPU p95", "start wait p95", "end ms"]
     rows = []
@@ -302,6 +308,7 @@ def table(summary):
                      fmt(s["prepager_cpu_ms_per_switch"] +
                          s["replay_cpu_ms_per_switch"]),
                      fmt(s["kswapd_cpu_ms_per_switch"]),
+                     fmt(s["tlb_ipis_per_switch"], ".0f"),
                      fmt(s["start_ms_mean"], ".2f"),
                      fmt(s["start_ms_p95"], ".2f"),
                      fmt(s["start_cpu_ms_p95"], ".2f"),
@@ -494,7 +501,8 @@ def main():
                 "file_recall", "anon_precision", "anon_recall",
                 "prepaged_mb_per_switch", "wasted_mb_per_switch",
                 "prepager_cpu_ms_per_switch", "replay_cpu_ms_per_switch",
-                "kswapd_cpu_ms_per_switch", "start_ms_mean", "start_ms_p95",
+                "kswapd_cpu_ms_per_switch", "tlb_ipis_per_switch",
+                "start_ms_mean", "start_ms_p95",
                 "start_cpu_ms_p95", "start_wait_ms_p95", "end_ms_mean",
                 "switches",
                 "bad_pages"]
@@ -563,7 +571,7 @@ def main():
     print(f"\n(by trial = the speedup against baseline of each trial, "
           f"paired, lowest-highest;\n P = precision, R = recall; MB/sw = prepaged per switch; pref = "
           f"CPU of the prefetcher: the prepage threads, or the userspace modes'\n"
-          f"replay thread; kswapd = kswapd's CPU; start, end = time of the 'start' (in the\n"
+          f"replay thread; kswapd = kswapd's CPU; TLB IPI = TLB shootdown IPIs (x86); start, end = time of the 'start' (in the\n"
           f"latency) and 'end' (after it) writes; start CPU = the writer's own CPU in\n"
           f"'start', the rest of it waited; start wait = of that, runnable but "
           f"preempted;\n anon T/C = target/candidate "

@@ -85,11 +85,8 @@ struct prepage_anon_plan {
  * @only:		if not NULL, clear (or deactivate) only those of the
  *			pages set here
  * @own:		the bits to clear were set by the prepager's own
- *			faults: flush the TLB entries of the pages cleared
- *			(once per VMA of the walk), and do not hand the bit
- *			to the folio
- * @flush_start:	address of the first page whose entry to flush
- * @flush_end:		end of the last one; 0 if there is none
+ *			faults: clear them as reclaim does (see
+ *			anon_walk_pte()), and do not hand them to the folio
  * @demote:		instead of clearing accessed bits, deactivate the
  *			folios of the pages in @only whose bit is clear
  * @demoted:		pages demoted
@@ -109,8 +106,6 @@ struct prepage_anon_walk {
 	bool clear_young;
 	const unsigned long *only;
 	bool own;
-	unsigned long flush_start;
-	unsigned long flush_end;
 	bool demote;
 	unsigned long demoted;
 	unsigned long *present;
@@ -451,39 +446,27 @@ static int anon_walk_pte(pte_t *pte, unsigned long addr, unsigned long next,
 	}
 	if (!w->clear_young || (w->only && !test_bit(i, w->only)))
 		return 0;
-	if (ptep_clear_young_notify(walk->vma, addr, pte)) {
+	/*
+	 * The pages the prepager just faulted in may be in a TLB already (a
+	 * speculative fill, or an access of the app), which would hide the
+	 * app's next access: their bits are cleared as reclaim clears them
+	 * (folio_referenced()), with the flush each architecture wants
+	 * there: on arm64 a TLB invalidation that is not waited for, on
+	 * x86 none, rather than an IPI to the CPUs running the app in the
+	 * middle of its switch. An access the app makes through such an
+	 * entry then goes unseen, as it would by reclaim's aging.
+	 */
+	if (w->own ? ptep_clear_flush_young_notify(walk->vma, addr, pte) :
+		     ptep_clear_young_notify(walk->vma, addr, pte)) {
 		__set_bit(i, w->young);
 		anon_walk_transfer(w, vm_normal_folio(walk->vma, addr, ptent));
-		if (w->own) {
-			if (!w->flush_end)
-				w->flush_start = addr;
-			w->flush_end = next;
-		}
 	}
 	return 0;
-}
-
-/*
- * The pages the prepager just faulted in may be in a TLB already (a
- * speculative fill, or an access of the app): their entries are flushed,
- * or the app's next access would not set the bit again. One flush for
- * the pages of a VMA, not one (and an IPI to the CPUs running the app)
- * per page.
- */
-static void anon_walk_post_vma(struct mm_walk *walk)
-{
-	struct prepage_anon_walk *w = walk->private;
-
-	if (!w->flush_end)
-		return;
-	flush_tlb_range(walk->vma, w->flush_start, w->flush_end);
-	w->flush_end = 0;
 }
 
 static const struct mm_walk_ops anon_walk_ops = {
 	.pmd_entry	= anon_walk_pmd,
 	.pte_entry	= anon_walk_pte,
-	.post_vma	= anon_walk_post_vma,
 	.walk_lock	= PGWALK_RDLOCK,
 };
 
@@ -497,7 +480,6 @@ static void anon_walk_span(struct mm_struct *mm, struct prepage_anon_walk *w,
 	bitmap_zero(w->present, PTRS_PER_PTE);
 	bitmap_zero(w->young, PTRS_PER_PTE);
 	bitmap_zero(w->swapped, PTRS_PER_PTE);
-	w->flush_end = 0;
 	walk_page_range(mm, first << PAGE_SHIFT, (last + 1) << PAGE_SHIFT,
 			&anon_walk_ops, w);
 }
