@@ -40,7 +40,7 @@
  *   prepage-anon prepage, anonymous side only (learned online)
  *   prepage      both (file side: the profile; anonymous side: learned)
  *   prepage-profile  prepage with exactly the userspace replay's tables,
- *                file and anonymous, loaded again before every switch
+ *                file and anonymous, loaded again after every switch
  *                (mechanism against mechanism: nothing learned)
  *
  * The profile is recorded, as a user of prepage would record it: before
@@ -1693,9 +1693,6 @@ static int run_mode(const char *name, int trial, bool anatomy)
 
 			prev = a->id;
 
-			/* The same tables as the replay's, every switch. */
-			if (profile)
-				load_table(a, true);
 			if (anatomy && measured)
 				cold_pages(a, r, &fp, &cold);
 			if (anatomy)
@@ -1726,6 +1723,15 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				app_ctl(a, "end");
 				end_ns = now_ns() - e;
 			}
+			/*
+			 * The same tables as the replay's at every switch: put
+			 * back once the window learned from, not just before the
+			 * next 'start', whose latency would then include the
+			 * load's CPU (the driver's time slice running out in the
+			 * 'start' write, to the prepagers it wakes).
+			 */
+			if (profile)
+				load_table(a, true);
 			bad += m.bad;
 			if (measured && !anatomy)
 				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f bad=%ld\n",
