@@ -85,8 +85,9 @@ struct prepage_anon_plan {
  * @only:		if not NULL, clear (or deactivate) only those of the
  *			pages set here
  * @own:		the bits to clear were set by the prepager's own
- *			faults: clear them as reclaim does (see
- *			anon_walk_pte()), and do not hand them to the folio
+ *			faults: clear those of PTEs as the classic LRU's
+ *			reclaim does (see anon_walk_pte()), and do not hand
+ *			them to the folio
  * @demote:		instead of clearing accessed bits, deactivate the
  *			folios of the pages in @only whose bit is clear
  * @demoted:		pages demoted
@@ -449,12 +450,14 @@ static int anon_walk_pte(pte_t *pte, unsigned long addr, unsigned long next,
 	/*
 	 * The pages the prepager just faulted in may be in a TLB already (a
 	 * speculative fill, or an access of the app), which would hide the
-	 * app's next access: their bits are cleared as reclaim clears them
-	 * (folio_referenced()), with the flush each architecture wants
-	 * there: on arm64 a TLB invalidation that is not waited for, on
-	 * x86 none, rather than an IPI to the CPUs running the app in the
-	 * middle of its switch. An access the app makes through such an
-	 * entry then goes unseen, as it would by reclaim's aging.
+	 * app's next accesses: their bits are cleared as the classic LRU's
+	 * reclaim clears them (folio_referenced_one()), with the flush each
+	 * architecture wants there: on arm64 a TLB invalidation that is
+	 * not waited for; on x86 none, where a flush is an IPI to the CPUs
+	 * running the app in the middle of its switch. On x86, then, a
+	 * page the app touched between the fault and this walk can miss
+	 * its hit, and be demoted at the window's end, until its TLB entry
+	 * goes.
 	 */
 	if (w->own ? ptep_clear_flush_young_notify(walk->vma, addr, pte) :
 		     ptep_clear_young_notify(walk->vma, addr, pte)) {
