@@ -148,11 +148,13 @@ static void fixture_file_close(int fd, const char *path)
 /*
  * The start of a fixture with a test file: prepage enabled (its
  * settings restored by the teardown), then the file of fixture_file() at
- * @path, in *@fd (-1 if it cannot be made). Return: NULL, or why the
- * test is skipped, with the settings restored already (a skipped setup
- * has no teardown).
+ * @path, in *@fd (-1 if it cannot be made), and, if @cg is not NULL, a
+ * memory cgroup of its own for the test (memcg_enter() into @cg, of
+ * @size bytes). Return: NULL, or why the test is skipped, with all of
+ * it undone already (a skipped setup has no teardown).
  */
-static const char *setup_file_fixture(char *path, int *fd)
+static const char *setup_file_fixture(char *path, int *fd, char *cg,
+				      size_t size)
 {
 	const char *why;
 
@@ -165,7 +167,15 @@ static const char *setup_file_fixture(char *path, int *fd)
 		settings_restore();
 		return NO_EVICT;
 	}
-	return NULL;
+	if (!cg || *fd < 0)
+		return NULL;
+	why = memcg_enter(cg, size);
+	if (why) {
+		cg[0] = '\0';
+		settings_restore();
+		fixture_file_close(*fd, path);
+	}
+	return why;
 }
 
 /* Touch pages [first, first + nr) through a mapping; false on bad data. */
@@ -224,7 +234,7 @@ FIXTURE(file)
 
 FIXTURE_SETUP(file)
 {
-	const char *why = setup_file_fixture(self->path, &self->fd);
+	const char *why = setup_file_fixture(self->path, &self->fd, NULL, 0);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -412,7 +422,7 @@ FIXTURE_VARIANT_ADD(merge, gap20) { .gap = 20, .prepaged = 16 };
 
 FIXTURE_SETUP(merge)
 {
-	const char *why = setup_file_fixture(self->path, &self->fd);
+	const char *why = setup_file_fixture(self->path, &self->fd, NULL, 0);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -465,7 +475,7 @@ FIXTURE_VARIANT_ADD(stale, none) { .field = NULL };
 
 FIXTURE_SETUP(stale)
 {
-	const char *why = setup_file_fixture(self->path, &self->fd);
+	const char *why = setup_file_fixture(self->path, &self->fd, NULL, 0);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -1203,17 +1213,11 @@ FIXTURE_SETUP(pressure)
 
 	self->app = -1;
 	self->cg[0] = '\0';
-	why = setup_file_fixture(self->path, &self->fd);
+	why = setup_file_fixture(self->path, &self->fd, self->cg,
+				 sizeof(self->cg));
 	if (why)
 		SKIP(return, "%s", why);
 	SETUP_ASSERT(self->fd >= 0);
-	why = memcg_enter(self->cg, sizeof(self->cg));
-	if (why) {
-		self->cg[0] = '\0';
-		settings_restore();
-		fixture_file_close(self->fd, self->path);
-		SKIP(return, "%s", why);
-	}
 	self->app = fork();
 	if (!self->app) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -1514,18 +1518,11 @@ FIXTURE_SETUP(reclaim)
 
 	self->ofd = -1;
 	self->cg[0] = '\0';
-	/* The file first: a test skipped for it leaves no cgroup behind. */
-	why = setup_file_fixture(self->path, &self->fd);
+	why = setup_file_fixture(self->path, &self->fd, self->cg,
+				 sizeof(self->cg));
 	if (why)
 		SKIP(return, "%s", why);
 	SETUP_ASSERT(self->fd >= 0);
-	why = memcg_enter(self->cg, sizeof(self->cg));
-	if (why) {
-		self->cg[0] = '\0';
-		settings_restore();
-		fixture_file_close(self->fd, self->path);
-		SKIP(return, "%s", why);
-	}
 	snprintf(swap_max, sizeof(swap_max), "%s/memory.swap.max", self->cg);
 	if (!access(swap_max, F_OK))
 		SETUP_ASSERT(!write_str(swap_max, "0"));
