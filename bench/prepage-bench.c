@@ -94,6 +94,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -129,6 +130,7 @@ static struct {
 	int work;			/* CPU work per touched page */
 	bool pageout;			/* explicit page-out, not reclaim */
 	bool memcg;			/* a memory cgroup for each mode */
+	bool no_delay_dequeue;		/* DELAY_DEQUEUE off in every trial */
 	long budget_mb;			/* reclaim: memory the apps get */
 	const char *dir;
 	char modes[256];
@@ -355,12 +357,15 @@ static void make_files(struct app *a)
 static volatile uint64_t sink;
 
 /* Touch the footprint, checking every page; return pages that were bad. */
-static long render(struct app *a, struct footprint *fp)
+static long render(struct app *a, struct footprint *fp, uint64_t *heap_t)
 {
 	long bad = 0, p;
 	int o, w;
 
 	for (o = 0; o <= NR_FILES; o++) {
+		/* The files first, then the heap: when the heap's part began. */
+		if (o == NR_FILES)
+			*heap_t = now_ns();
 		for (p = 0; p < obj_pages(o); p++) {
 			uint64_t sig, want = page_sig(a->id, o, p), acc = want;
 
@@ -404,6 +409,7 @@ struct msg {
 	char cmd;
 	int round;
 	uint64_t t;
+	uint64_t heap_t;	/* 'S': when the render reached the heap */
 	long bad;
 };
 
@@ -447,7 +453,7 @@ static void app_main(struct app *a, int cmd, int reply)
 		switch (m.cmd) {
 		case 'S':
 			fp_make(&fp, a->id, m.round);
-			m.bad = render(a, &fp);
+			m.bad = render(a, &fp, &m.heap_t);
 			m.t = now_ns();
 			break;
 		case 'B':
@@ -556,6 +562,24 @@ static bool delay_dequeue_off(void)
 	if (write_str(SCHED_FEATURES, "NO_DELAY_DEQUEUE"))
 		die("cannot turn the scheduler's DELAY_DEQUEUE off");
 	return true;
+}
+
+/*
+ * The kernel's preemption model, from its version string (uname -v):
+ * "full" (CONFIG_PREEMPT, as Android's), "dynamic", "rt", or "none" (no
+ * forced preemption, or voluntary).
+ */
+static const char *preempt_model(void)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return "unknown";
+	if (strstr(u.version, "PREEMPT_RT"))
+		return "rt";
+	if (strstr(u.version, "PREEMPT_DYNAMIC"))
+		return "dynamic";
+	return strstr(u.version, "PREEMPT") ? "full" : "none";
 }
 
 static void knob(const char *name, const char *val)
@@ -1637,7 +1661,11 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	/* Before the apps fork: a task gets its delay counters at fork. */
 	if (anatomy && write_str("/proc/sys/kernel/task_delayacct", "1"))
 		die("cannot turn task delay accounting on");
-	delay_dequeue = anatomy && delay_dequeue_off();
+	delay_dequeue = (anatomy || opt.no_delay_dequeue) &&
+			delay_dequeue_off();
+	if (opt.no_delay_dequeue && !delay_dequeue)
+		die("--no-delay-dequeue: no DELAY_DEQUEUE to turn off in "
+		    SCHED_FEATURES);
 	knob("enabled", pre ? "1" : "0");
 	for (i = 0; pre && i < nr_sets; i++) {
 		char name[64], *eq = strchr(sets[i], '=');
@@ -1734,17 +1762,19 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				load_table(a, true);
 			bad += m.bad;
 			if (measured && !anatomy)
-				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f bad=%ld\n",
+				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f bad=%ld\n",
 				       name, trial, sequence_names[seq], a->id,
 				       r - opt.warmup,
-				       (m.t - start) / 1e3, start_ns / 1e3,
+				       (m.t - start) / 1e3, (m.t - m.heap_t) / 1e3,
+				       start_ns / 1e3,
 				       start_cpu / 1e3, start_wait / 1e3,
 				       end_ns / 1e3, m.bad);
 			if (measured && anatomy)
-				printf("SWITCH mode=%s trial=%d anatomy=1 seq=%s app=%d round=%d latency_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f run_us=%.1f cpu_wait_us=%.1f swapin_us=%.1f reclaim_us=%.1f blkio_us=%.1f thrash_us=%.1f minflt=%llu majflt=%llu cold_file_prof=%ld cold_file_other=%ld cold_anon_prof=%ld cold_anon_other=%ld bad=%ld\n",
+				printf("SWITCH mode=%s trial=%d anatomy=1 seq=%s app=%d round=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f run_us=%.1f cpu_wait_us=%.1f swapin_us=%.1f reclaim_us=%.1f blkio_us=%.1f thrash_us=%.1f minflt=%llu majflt=%llu cold_file_prof=%ld cold_file_other=%ld cold_anon_prof=%ld cold_anon_other=%ld bad=%ld\n",
 				       name, trial, sequence_names[seq], a->id,
 				       r - opt.warmup,
-				       (m.t - start) / 1e3, start_ns / 1e3,
+				       (m.t - start) / 1e3, (m.t - m.heap_t) / 1e3,
+				       start_ns / 1e3,
 				       start_cpu / 1e3, start_wait / 1e3,
 				       end_ns / 1e3,
 				       (an1.run - an0.run) / 1e3,
@@ -1986,6 +2016,8 @@ static void usage(void)
 		"                     (MADV_PAGEOUT, FADV_DONTNEED) instead\n"
 		"  --no-memcg         run all modes in the root memory cgroup\n"
 		"                     (default: a memory cgroup for each mode)\n"
+		"  --no-delay-dequeue the scheduler's DELAY_DEQUEUE off in every\n"
+		"                     trial (default: in anatomy trials only)\n"
 		"  --overhead LABEL   fault loops only, no switches (hook cost)\n"
 		"  --calibrate        time a fixed CPU loop only (storage dilation)\n"
 		"  --set NAME=VALUE   set a tunable of " SYSFS " in the\n"
@@ -2006,6 +2038,7 @@ int main(int argc, char **argv)
 		{ "sequences", 1, NULL, 'S' }, { "help", 0, NULL, 'h' },
 		{ "overhead", 1, NULL, 'O' }, { "anatomy", 1, NULL, 'A' },
 		{ "calibrate", 0, NULL, 'C' }, { "set", 1, NULL, 'T' },
+		{ "no-delay-dequeue", 0, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *modes[16], *m, *save, *oh = NULL, seqlist[64];
@@ -2024,6 +2057,7 @@ int main(int argc, char **argv)
 		case 'k': opt.work = atoi(optarg); break;
 		case 'P': opt.pageout = true; break;
 		case 'M': opt.memcg = false; break;
+		case 'D': opt.no_delay_dequeue = true; break;
 		case 'b': opt.budget_mb = atol(optarg); if (opt.budget_mb < 1) usage(); break;
 		case 'S': snprintf(opt.sequences, sizeof(opt.sequences), "%s", optarg); break;
 		case 'O': oh = optarg; break;
@@ -2091,12 +2125,13 @@ int main(int argc, char **argv)
 	}
 	if (opt.anatomy)
 		ts_open();
-	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s memcg=%d\n",
+	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s memcg=%d preempt=%s\n",
 	       opt.apps, opt.warmup, opt.rounds, opt.trials, opt.anatomy,
 	       opt.seed, opt.work,
 	       opt.file_fp, opt.anon_fp, opt.big_pages, opt.small_pages,
 	       opt.anon_pages, opt.pageout ? "pageout" : "reclaim",
-	       opt.pageout ? 0 : opt.budget_mb, seqlist, opt.memcg);
+	       opt.pageout ? 0 : opt.budget_mb, seqlist, opt.memcg,
+	       preempt_model());
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
 		make_files(&apps[i]);

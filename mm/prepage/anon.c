@@ -381,7 +381,9 @@ static void anon_walk_huge(struct prepage_anon_walk *w, pmd_t *pmd,
 	if (w->demote || !w->clear_young ||
 	    (w->only && find_next_bit(w->only, i + n, i) >= i + n))
 		return;
-	if (pmdp_clear_young_notify(walk->vma, haddr, pmd)) {
+	/* The prepager's own bits as in anon_walk_pte(), with a PMD's flush. */
+	if (w->own ? pmdp_clear_flush_young_notify(walk->vma, haddr, pmd) :
+		     pmdp_clear_young_notify(walk->vma, haddr, pmd)) {
 		struct folio *folio;
 
 		bitmap_set(w->young, i, n);
@@ -932,11 +934,18 @@ static void anon_fault_run(struct prepage_mm *pm,
 {
 	unsigned long granted = prepage_budget_take(pm, nr), mapped = 0;
 
-	for (nr = granted; nr && !READ_ONCE(anon_mm(pm)->stop); vpn++, nr--)
+	for (nr = granted; nr && !READ_ONCE(anon_mm(pm)->stop); vpn++, nr--) {
 		if (anon_fault_in(pm->slot.mm, vpn << PAGE_SHIFT)) {
 			__set_bit(vpn - w->base, w->faulted);
 			mapped++;
 		}
+		/*
+		 * Without preemption, an app woken on this CPU waits for
+		 * this idle-priority thread: for one swap-in (for zram, a
+		 * decompression), not for a run of them.
+		 */
+		cond_resched();
+	}
 	prepage_budget_give(pm, granted - mapped);
 }
 #else
@@ -951,8 +960,9 @@ static void anon_fault_run(struct prepage_mm *pm,
 	long ret = 0;
 
 	nr = prepage_budget_take(pm, nr);
-	if (!nr || mmap_read_lock_killable(mm))
+	if (!nr)
 		goto out;
+	mmap_read_lock(mm);
 	vma = vma_lookup(mm, vpn << PAGE_SHIFT);
 	if (!vma || !anon_vma_prepageable(vma) ||
 	    ((vpn + nr) << PAGE_SHIFT) > vma->vm_end) {
@@ -993,8 +1003,7 @@ static unsigned int anon_prepage_span(struct prepage_mm *pm,
 	w->only = NULL;
 	w->own = false;
 	w->demote = false;
-	if (mmap_read_lock_killable(mm))
-		return 0;
+	mmap_read_lock(mm);
 	anon_walk_span(mm, w, first, last);
 	mmap_read_unlock(mm);
 	bitmap_zero(w->faulted, PTRS_PER_PTE);
@@ -1016,8 +1025,7 @@ static unsigned int anon_prepage_span(struct prepage_mm *pm,
 	w->only = w->faulted;
 	w->own = true;
 	w->demote = false;
-	if (mmap_read_lock_killable(mm))
-		return 0;
+	mmap_read_lock(mm);
 	anon_walk_span(mm, w, first, last);
 	mmap_read_unlock(mm);
 	for (k = i; k < end; k++) {
