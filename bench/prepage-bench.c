@@ -63,7 +63,11 @@
  * swap-in, in direct reclaim and waiting for block I/O. Latencies come
  * from the other trials; the report states what the accounting costs.
  * The scheduler's DELAY_DEQUEUE is off in them where the kernel lets it
- * (see delay_dequeue_off()).
+ * (see delay_dequeue_off()); --no-delay-dequeue turns it off in every
+ * trial.
+ *
+ * The render touches the app's files first, then its heap; SWITCH lines
+ * give the heap part's length (heap_us) beside the latency.
  *
  * --overhead LABEL instead runs fault-heavy loops with no app switch (the
  * cost of the hooks when prepage is off or idle): first-touch anonymous
@@ -544,6 +548,21 @@ static int write_str(const char *path, const char *s)
  * kernel has no such feature to turn (no CONFIG_SCHED_DEBUG, or older).
  */
 #define SCHED_FEATURES	"/sys/kernel/debug/sched/features"
+
+/* Whether the scheduler's DELAY_DEQUEUE is off already (or absent). */
+static bool delay_dequeue_is_off(void)
+{
+	char buf[4096] = "";
+	ssize_t n;
+	int fd = open(SCHED_FEATURES, O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return strstr(buf, "NO_DELAY_DEQUEUE") != NULL;
+}
 
 static bool delay_dequeue_off(void)
 {
@@ -1663,8 +1682,8 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		die("cannot turn task delay accounting on");
 	delay_dequeue = (anatomy || opt.no_delay_dequeue) &&
 			delay_dequeue_off();
-	if (opt.no_delay_dequeue && !delay_dequeue)
-		die("--no-delay-dequeue: no DELAY_DEQUEUE to turn off in "
+	if (opt.no_delay_dequeue && !delay_dequeue && !delay_dequeue_is_off())
+		die("--no-delay-dequeue: cannot turn DELAY_DEQUEUE off in "
 		    SCHED_FEATURES);
 	knob("enabled", pre ? "1" : "0");
 	for (i = 0; pre && i < nr_sets; i++) {
@@ -2125,13 +2144,13 @@ int main(int argc, char **argv)
 	}
 	if (opt.anatomy)
 		ts_open();
-	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s memcg=%d preempt=%s\n",
+	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s memcg=%d preempt=%s no_delay_dequeue=%d\n",
 	       opt.apps, opt.warmup, opt.rounds, opt.trials, opt.anatomy,
 	       opt.seed, opt.work,
 	       opt.file_fp, opt.anon_fp, opt.big_pages, opt.small_pages,
 	       opt.anon_pages, opt.pageout ? "pageout" : "reclaim",
 	       opt.pageout ? 0 : opt.budget_mb, seqlist, opt.memcg,
-	       preempt_model());
+	       preempt_model(), opt.no_delay_dequeue);
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
 		make_files(&apps[i]);

@@ -381,9 +381,12 @@ static void anon_walk_huge(struct prepage_anon_walk *w, pmd_t *pmd,
 	if (w->demote || !w->clear_young ||
 	    (w->only && find_next_bit(w->only, i + n, i) >= i + n))
 		return;
-	/* The prepager's own bits as in anon_walk_pte(), with a PMD's flush. */
-	if (w->own ? pmdp_clear_flush_young_notify(walk->vma, haddr, pmd) :
-		     pmdp_clear_young_notify(walk->vma, haddr, pmd)) {
+	/*
+	 * Not flushed, even for the prepager's own bits: on x86 a PMD's
+	 * flush is an IPI (see anon_walk_pte()), and its own fault never
+	 * maps a PMD; a THP there was collapsed since its first walk.
+	 */
+	if (pmdp_clear_young_notify(walk->vma, haddr, pmd)) {
 		struct folio *folio;
 
 		bitmap_set(w->young, i, n);
@@ -934,18 +937,11 @@ static void anon_fault_run(struct prepage_mm *pm,
 {
 	unsigned long granted = prepage_budget_take(pm, nr), mapped = 0;
 
-	for (nr = granted; nr && !READ_ONCE(anon_mm(pm)->stop); vpn++, nr--) {
+	for (nr = granted; nr && !READ_ONCE(anon_mm(pm)->stop); vpn++, nr--)
 		if (anon_fault_in(pm->slot.mm, vpn << PAGE_SHIFT)) {
 			__set_bit(vpn - w->base, w->faulted);
 			mapped++;
 		}
-		/*
-		 * Without preemption, an app woken on this CPU waits for
-		 * this idle-priority thread: for one swap-in (for zram, a
-		 * decompression), not for a run of them.
-		 */
-		cond_resched();
-	}
 	prepage_budget_give(pm, granted - mapped);
 }
 #else
