@@ -537,6 +537,29 @@ static int write_str(const char *path, const char *s)
 	return n;
 }
 
+#define SCHED_FEATURES	"/sys/kernel/debug/sched/features"
+
+/*
+ * DELAY_DEQUEUE's state among the scheduler's features: 1 on, 0 off,
+ * -1 no such feature (or no features file).
+ */
+static int delay_dequeue_state(void)
+{
+	char buf[4096] = "";
+	ssize_t n;
+	int fd = open(SCHED_FEATURES, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	/* On: "DELAY_DEQUEUE" among the features; off: "NO_DELAY_DEQUEUE". */
+	if (!strncmp(buf, "DELAY_DEQUEUE ", 14) || strstr(buf, " DELAY_DEQUEUE "))
+		return 1;
+	return strstr(buf, "NO_DELAY_DEQUEUE") ? 0 : -1;
+}
+
 /*
  * The scheduler's DELAY_DEQUEUE feature (EEVDF, 6.12): with it, a task
  * that sleeps while it is owed no CPU time stays on the runqueue until
@@ -547,36 +570,9 @@ static int write_str(const char *path, const char *s)
  * off for the anatomy trials. Return: whether it was on; false if this
  * kernel has no such feature to turn (no CONFIG_SCHED_DEBUG, or older).
  */
-#define SCHED_FEATURES	"/sys/kernel/debug/sched/features"
-
-/* Whether the scheduler's DELAY_DEQUEUE is off already (or absent). */
-static bool delay_dequeue_is_off(void)
-{
-	char buf[4096] = "";
-	ssize_t n;
-	int fd = open(SCHED_FEATURES, O_RDONLY);
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return strstr(buf, "NO_DELAY_DEQUEUE") != NULL;
-}
-
 static bool delay_dequeue_off(void)
 {
-	char buf[4096] = "";
-	ssize_t n;
-	int fd = open(SCHED_FEATURES, O_RDONLY);
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	/* On: "DELAY_DEQUEUE" among the features; off: "NO_DELAY_DEQUEUE". */
-	if (strncmp(buf, "DELAY_DEQUEUE ", 14) && !strstr(buf, " DELAY_DEQUEUE "))
+	if (delay_dequeue_state() != 1)
 		return false;
 	if (write_str(SCHED_FEATURES, "NO_DELAY_DEQUEUE"))
 		die("cannot turn the scheduler's DELAY_DEQUEUE off");
@@ -1682,7 +1678,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		die("cannot turn task delay accounting on");
 	delay_dequeue = (anatomy || opt.no_delay_dequeue) &&
 			delay_dequeue_off();
-	if (opt.no_delay_dequeue && !delay_dequeue && !delay_dequeue_is_off())
+	if (opt.no_delay_dequeue && !delay_dequeue && delay_dequeue_state())
 		die("--no-delay-dequeue: cannot turn DELAY_DEQUEUE off in "
 		    SCHED_FEATURES);
 	knob("enabled", pre ? "1" : "0");
