@@ -1502,6 +1502,13 @@ static const struct attribute_group prepage_anon_attr_group = {
 	.name = "prepage",
 };
 
+/* The target pages the anonymous prepagers start with, for the back-off. */
+static unsigned long prepage_anon_targets(struct prepage_mm *pm)
+{
+	lockdep_assert_held(&pm->lock);
+	return anon_mm(pm)->table ? anon_mm(pm)->table->nr_targets : 0;
+}
+
 static const struct prepage_ops prepage_anon_ops = {
 	.name		= "anon",
 	.side		= PREPAGE_SIDE_ANON,
@@ -1511,6 +1518,7 @@ static const struct prepage_ops prepage_anon_ops = {
 	.stat_miss	= PREPAGE_STAT_ANON_MISS,
 	.stat_sat_out	= PREPAGE_STAT_ANON_SAT_OUT,
 	.min_precision	= &prepage_anon_min_precision_permille,
+	.targets	= prepage_anon_targets,
 	.attrs		= &prepage_anon_attr_group,
 	.workers_init	= prepage_anon_workers_init,
 	.workers_exit	= prepage_anon_workers_exit,

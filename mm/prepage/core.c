@@ -640,6 +640,7 @@ static void prepage_backoff_open(struct prepage_mm *pm)
 		b->out = false;
 		b->unjudged = false;
 		b->refetched = 0;
+		b->targets = 0;
 		if (!b->skip || !pm->side[i] || !ops->start ||
 		    !READ_ONCE(*ops->enabled))
 			continue;
@@ -662,7 +663,10 @@ static void prepage_backoff_open(struct prepage_mm *pm)
  * from reclaim, for nothing. One that did not pay
  * raises the backend's back-off level, and the backend sits out the next
  * 2^level - 1 windows; one that paid ends the back-off. A window in which
- * the backend prepaged fewer than %PREPAGE_BACKOFF_PAGES pages, or sat
+ * the backend prepaged fewer than %PREPAGE_BACKOFF_PAGES pages, or less
+ * than 1/%PREPAGE_BACKOFF_SHARE of the target pages it started with (the
+ * rest was resident: the few it read, say stale entries of the table,
+ * tell little of whether it pays when the app's pages are cold), or sat
  * out, or had its table replaced, or (if it counts its hits from the
  * log) whose log lacks accesses (restarted, or full: uses would look
  * like waste) tells nothing and changes nothing.
@@ -686,7 +690,8 @@ static void prepage_backoff(struct prepage_mm *pm,
 		   pm->window_stat[ops->stat_prepaged];
 	used = prepage_stat_read(pm, ops->stat_hit) -
 	       pm->window_stat[ops->stat_hit];
-	if (prepaged < PREPAGE_BACKOFF_PAGES)
+	if (prepaged < max_t(unsigned long, PREPAGE_BACKOFF_PAGES,
+			     b->targets / PREPAGE_BACKOFF_SHARE))
 		return;
 	used -= min(used, refetched);
 	if ((u64)used * 1000 >= (u64)permille * prepaged) {
@@ -784,10 +789,15 @@ int prepage_window_open(struct prepage_mm *pm)
 	WRITE_ONCE(pm->last_prepage_ns, 0);
 	if (!restart)
 		prepage_backoff_open(pm);
-	for_each_prepage_ops(ops, i)
-		if (pm->side[i] && ops->start && READ_ONCE(*ops->enabled) &&
-		    !pm->backoff[i].out)
-			ops->start(pm);
+	for_each_prepage_ops(ops, i) {
+		if (!pm->side[i] || !ops->start || !READ_ONCE(*ops->enabled) ||
+		    pm->backoff[i].out)
+			continue;
+		ops->start(pm);
+		/* A restarted window is judged by its first start. */
+		if (!restart && ops->targets)
+			pm->backoff[i].targets = ops->targets(pm);
+	}
 out:
 	mutex_unlock(&pm->lock);
 	return ret;

@@ -1349,6 +1349,18 @@ static const struct attribute_group prepage_file_attr_group = {
 	.name = "prepage",
 };
 
+/* The target pages the file prepagers just started with, for the back-off. */
+static unsigned long prepage_file_targets(struct prepage_mm *pm)
+{
+	unsigned long pages = 0;
+	struct prepage_file *f;
+
+	lockdep_assert_held(&pm->lock);
+	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node)
+		pages += prepage_extents_pages(&f->plan);
+	return pages;
+}
+
 static const struct prepage_ops prepage_file_ops = {
 	.name		= "file",
 	.side		= PREPAGE_SIDE_FILE,
@@ -1359,6 +1371,7 @@ static const struct prepage_ops prepage_file_ops = {
 	.stat_sat_out	= PREPAGE_STAT_FILE_SAT_OUT,
 	.min_precision	= &prepage_file_min_precision_permille,
 	.hits_logged	= true,
+	.targets	= prepage_file_targets,
 	.attrs		= &prepage_file_attr_group,
 	.workers_init	= prepage_file_workers_init,
 	.workers_exit	= prepage_file_workers_exit,

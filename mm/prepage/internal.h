@@ -168,6 +168,8 @@ enum prepage_side {
  *		before the app used them and that the app then brought in
  *		itself (hits, and misses): counted by the backend when the
  *		window closes, before it is judged
+ * @targets:	the target pages its prepagers started the window with
+ *		(&prepage_ops.targets), 0 if they did not start
  */
 struct prepage_backoff {
 	u8 level;
@@ -175,12 +177,15 @@ struct prepage_backoff {
 	bool out;
 	bool unjudged;
 	unsigned long refetched;
+	unsigned long targets;
 };
 
 /* The longest back-off: 2^4 - 1 = 15 windows sat out between tries. */
 #define PREPAGE_BACKOFF_MAX	4
 /* A window that prepaged fewer pages of a backend does not judge it. */
 #define PREPAGE_BACKOFF_PAGES	32
+/* Nor one that prepaged less than this fraction (1/N) of its targets. */
+#define PREPAGE_BACKOFF_SHARE	8
 
 /**
  * struct prepage_mm - the prepage state of one address space
@@ -291,6 +296,9 @@ struct prepage_mm {
  *			it needs no @stat_hit or @stat_sat_out)
  * @hits_logged:	its hits are counted from the access log, so a
  *			window whose log lacks accesses undercounts them
+ * @targets:		the target pages its prepagers just started with,
+ *			resident or not (see prepage_backoff()); NULL if it
+ *			never backs off
  * @attrs:		its tunables, in /sys/kernel/mm/prepage/, or NULL
  * @workers_init:	create its prepager threads, when prepage is
  *			enabled; may be called again, and then does nothing
@@ -341,6 +349,7 @@ struct prepage_ops {
 	enum prepage_stat_item stat_sat_out;
 	unsigned int *min_precision;
 	bool hits_logged;
+	unsigned long (*targets)(struct prepage_mm *pm);
 	const struct attribute_group *attrs;
 	int (*workers_init)(void);
 	void (*workers_exit)(void);

@@ -1159,6 +1159,70 @@ TEST_F(file, backoff_table_in_window)
 	EXPECT_EQ(NR_PAGES, stat_of("file_hit"));
 }
 
+/*
+ * Make the last @cold of the @nr pages of @fd the only ones not cached,
+ * start a window, and wait for its prepagers. Return: the pages they
+ * prepaged, or -1.
+ */
+static long cached_but(int fd, int nr, int cold)
+{
+	long before = stat_of("file_prepaged");
+
+	/* Outside a window: not logged. */
+	if (!touch_read(fd, 0, nr) ||
+	    posix_fadvise(fd, (nr - cold) * psz, cold * psz,
+			  POSIX_FADV_DONTNEED) ||
+	    resident(fd, 0, nr) != nr - cold || ctl("start") ||
+	    wait_prepaged())
+		return -1;
+	return stat_of("file_prepaged") - before;
+}
+
+/*
+ * A window that prepaged less than an eighth of its target pages, the
+ * others being cached, does not judge the prepagers: it read the 63 of
+ * the 512 not cached and the app used none of them, and the next window
+ * prepages. One that prepaged an eighth does: the 63 left the target
+ * (prepaged, not used), the next window read 56 of the 449 left, none
+ * used, and the window after it sits out.
+ */
+TEST_F(prepage, backoff_mostly_cached)
+{
+	char path[PATH_MAX], line[PATH_MAX + 64];
+	const int nr = 8 * NR_PAGES;
+	int fd;
+
+	psz = sysconf(_SC_PAGESIZE);
+	ASSERT_EQ(0, knob_set("file_min_precision_permille", 500));
+	fd = make_file(path, nr);
+	ASSERT_LE(0, fd) TH_LOG("cannot create a test file");
+	if (!evict(fd, nr)) {
+		fixture_file_close(fd, path);
+		SKIP(return, NO_EVICT);
+	}
+	ASSERT_EQ(0, load(table_line(line, sizeof(line), "%s 0:%ld\n",
+				     path, nr * psz)));
+
+	EXPECT_EQ(nr / 8 - 1, cached_but(fd, nr, nr / 8 - 1));
+	EXPECT_EQ(nr, resident_wait(fd, 0, nr, nr));
+	ASSERT_TRUE(touch_read(fd, 0, 16));
+	ASSERT_EQ(0, ctl("end"));
+
+	EXPECT_EQ(56, cached_but(fd, nr - (nr / 8 - 1), 56));
+	EXPECT_EQ(nr, resident_wait(fd, 0, nr, nr));
+	ASSERT_TRUE(touch_read(fd, 0, 16));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(0, stat_of("file_sat_out"));
+
+	ASSERT_TRUE(evict(fd, nr));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(nr / 8 - 1 + 56, stat_of("file_prepaged"));
+	EXPECT_EQ(1, stat_of("file_sat_out"));
+	EXPECT_EQ(0, stat_of("file_hit"));
+	fixture_file_close(fd, path);
+}
+
 /* Write @s to /proc/@pid/@file; 0 or -errno. */
 static int app_write(pid_t pid, const char *file, const char *s)
 {

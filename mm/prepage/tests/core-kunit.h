@@ -188,8 +188,9 @@ static unsigned int prepage_test_judge(struct prepage_mm *pm,
 /*
  * prepage_backoff(), at 500 permille: the 32-page floor, the precision
  * at the threshold, pages used only after reclaim took them, the level's
- * cap, and the windows that tell nothing. Only the state's lock, counters and
- * back-off are used: no address space, no vmstat event.
+ * cap, and the windows that tell nothing, among them those that
+ * prepaged less than an eighth of their targets. Only the state's lock,
+ * counters and back-off are used: no address space, no vmstat event.
  */
 static void prepage_test_backoff(struct kunit *test)
 {
@@ -225,6 +226,16 @@ static void prepage_test_backoff(struct kunit *test)
 	b->unjudged = true;
 	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 64, 0), 4);
 	b->unjudged = false;
+
+	/*
+	 * Less than an eighth of the targets prepaged (the others were
+	 * resident) tells nothing; an eighth does.
+	 */
+	b->targets = 1024;
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 127, 64, 0), 4);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 128, 64, 0), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 128, 63, 0), 1);
+	b->targets = 0;
 
 	/* A window that pays ends it; at 0 every window pays. */
 	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 40, 0), 0);
