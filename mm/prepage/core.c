@@ -664,9 +664,10 @@ static void prepage_backoff_open(struct prepage_mm *pm)
  * raises the backend's back-off level, and the backend sits out the next
  * 2^level - 1 windows; one that paid ends the back-off. A window in which
  * the backend prepaged fewer than %PREPAGE_BACKOFF_PAGES pages, or less
- * than 1/%PREPAGE_BACKOFF_SHARE of the target pages it started with (the
- * rest was resident: the few it read, say stale entries of the table,
- * tell little of whether it pays when the app's pages are cold), or sat
+ * than 1/%PREPAGE_BACKOFF_SHARE of the target pages it started with, or
+ * of the window's budget if smaller (the rest was resident: the few it
+ * read, say stale entries of the table, tell little of whether it pays
+ * when the app's pages are cold), or sat
  * out, or had its table replaced, or (if it counts its hits from the
  * log) whose log lacks accesses (restarted, or full: uses would look
  * like waste) tells nothing and changes nothing.
@@ -725,6 +726,7 @@ static void prepage_backoff(struct prepage_mm *pm,
 int prepage_window_open(struct prepage_mm *pm)
 {
 	const struct prepage_ops *ops;
+	unsigned long budget;
 	bool restart = false;
 	unsigned int i;
 	int ret = 0;
@@ -789,14 +791,19 @@ int prepage_window_open(struct prepage_mm *pm)
 	WRITE_ONCE(pm->last_prepage_ns, 0);
 	if (!restart)
 		prepage_backoff_open(pm);
+	/* Read before any prepager takes from it. */
+	budget = atomic_long_read(&pm->budget);
 	for_each_prepage_ops(ops, i) {
 		if (!pm->side[i] || !ops->start || !READ_ONCE(*ops->enabled) ||
 		    pm->backoff[i].out)
 			continue;
 		ops->start(pm);
-		/* A restarted window is judged by its first start. */
+		/*
+		 * A restarted window is judged by its first start; a side
+		 * can bring in no more than the window's budget.
+		 */
 		if (!restart && ops->targets)
-			pm->backoff[i].targets = ops->targets(pm);
+			pm->backoff[i].targets = min(ops->targets(pm), budget);
 	}
 out:
 	mutex_unlock(&pm->lock);

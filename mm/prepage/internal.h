@@ -169,7 +169,8 @@ enum prepage_side {
  *		itself (hits, and misses): counted by the backend when the
  *		window closes, before it is judged
  * @targets:	the target pages its prepagers started the window with
- *		(&prepage_ops.targets), 0 if they did not start
+ *		(&prepage_ops.targets), at most the window's budget; 0 if
+ *		they did not start
  */
 struct prepage_backoff {
 	u8 level;
