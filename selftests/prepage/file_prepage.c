@@ -1224,6 +1224,45 @@ TEST_F(prepage, backoff_mostly_cached)
 	fixture_file_close(fd, path);
 }
 
+/*
+ * The eighth is of the window's budget when that is smaller than the
+ * target: a budget of 40 pages, a target of 512 pages none of which is
+ * cached or used; the window reads 40, fewer than an eighth of the
+ * target but all the budget, is judged, and the next one sits out.
+ */
+TEST_F(prepage, backoff_budget)
+{
+	char path[PATH_MAX], line[PATH_MAX + 64];
+	const int nr = 8 * NR_PAGES, budget = 40;
+	int fd;
+
+	psz = sysconf(_SC_PAGESIZE);
+	ASSERT_EQ(0, knob_set("file_min_precision_permille", 500));
+	ASSERT_EQ(0, knob_set("max_switch_kbytes", budget * psz / 1024));
+	fd = make_file(path, nr);
+	ASSERT_LE(0, fd) TH_LOG("cannot create a test file");
+	if (!evict(fd, nr)) {
+		fixture_file_close(fd, path);
+		SKIP(return, NO_EVICT);
+	}
+	ASSERT_EQ(0, load(table_line(line, sizeof(line), "%s 0:%ld\n",
+				     path, nr * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(budget, stat_of("file_prepaged"));
+	EXPECT_EQ(budget, resident_wait(fd, 0, nr, budget));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(1, stat_of("budget_stops"));
+
+	ASSERT_TRUE(evict(fd, nr));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(budget, stat_of("file_prepaged"));
+	EXPECT_EQ(1, stat_of("file_sat_out"));
+	EXPECT_EQ(0, stat_of("file_hit"));
+	fixture_file_close(fd, path);
+}
+
 /* Write @s to /proc/@pid/@file; 0 or -errno. */
 static int app_write(pid_t pid, const char *file, const char *s)
 {
