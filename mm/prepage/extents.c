@@ -209,6 +209,23 @@ bool prepage_extents_contains(const struct prepage_extents *set, pgoff_t index)
 }
 
 /**
+ * prepage_extents_overlaps() - whether a run of pages meets a set
+ * @set:	the set
+ * @start:	the first page of the run
+ * @nr:		number of pages in the run
+ *
+ * Return: true if any of the @nr pages from @start is in @set.
+ */
+bool prepage_extents_overlaps(const struct prepage_extents *set,
+			      pgoff_t start, pgoff_t nr)
+{
+	unsigned int i = extents_search(set, start, false);
+
+	return nr && i < set->nr &&
+	       (set->ext[i].start <= start || set->ext[i].start - start < nr);
+}
+
+/**
  * prepage_extents_truncate() - remove the pages from an index on
  * @set:	the set
  * @end:	the first page to remove; the pages before it stay

@@ -41,6 +41,8 @@ int prepage_extents_add_reserved(struct prepage_extents *set, pgoff_t start,
 int prepage_extents_remove(struct prepage_extents *set, pgoff_t start,
 			   pgoff_t nr);
 bool prepage_extents_contains(const struct prepage_extents *set, pgoff_t index);
+bool prepage_extents_overlaps(const struct prepage_extents *set,
+			      pgoff_t start, pgoff_t nr);
 void prepage_extents_truncate(struct prepage_extents *set, pgoff_t end);
 unsigned long prepage_extents_pages(const struct prepage_extents *set);
 bool prepage_extents_next_io(const struct prepage_extents *set,

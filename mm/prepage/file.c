@@ -891,11 +891,14 @@ static struct prepage_file *prepage_file_reading(void)
  * prepaged. Exactly those pages count, however readahead batched them,
  * and pages that were cached already do not.
  *
- * The folio is for the app's switch, which is happening now: it goes on
- * the LRU active (the youngest generation with MGLRU), as a refault of
- * the workingset does, and not where readahead puts its pages, among the
- * first that reclaim takes. At the end of the window, prepaged pages the
- * app did not use are demoted (prepage_file_demote()).
+ * A folio of target pages is for the app's switch, which is happening
+ * now: it goes on the LRU active (the youngest generation with MGLRU), as
+ * a refault of the workingset does, and not where readahead puts its
+ * pages, among the first that reclaim takes. A folio only of the pages
+ * between target extents that are read with them (merge_gap_pages) is
+ * not wanted, and stays where readahead puts it. At the end of the
+ * window, prepaged pages the app did not use are demoted
+ * (prepage_file_demote()).
  */
 static void prepage_file_worker_added(struct address_space *mapping,
 				      struct folio *folio)
@@ -912,7 +915,8 @@ static void prepage_file_worker_added(struct address_space *mapping,
 	if (!prepage_extents_add_reserved(&f->prepaged, folio->index, nr)) {
 		f->nr_prepaged += nr;
 		prepage_stat_add(f->pm, PREPAGE_STAT_FILE_PREPAGED, nr);
-		folio_set_active(folio);
+		if (prepage_extents_overlaps(&f->plan, folio->index, nr))
+			folio_set_active(folio);
 	}
 }
 
@@ -996,9 +1000,12 @@ static bool prepage_file_read_range(struct prepage_file *f, pgoff_t start,
 
 /*
  * One pass over the plan of @f (its target as the window's prepagers
- * started), from @f->next on: the metadata pass
- * reads one page per @stride of each range, the data pass all of it, a
- * chunk a step. Nothing past @eof is visited.
+ * started), from @f->next on: the data pass reads all of each range, a
+ * chunk a step; the metadata pass reads one target page per @stride of
+ * the file, each the first at least @stride past the last one it read:
+ * a target of many small ranges costs a few single-page reads, not one
+ * per range.
+ * Nothing past @eof is visited.
  * Return: 1 when the pass is done; 0 to stop; -EAGAIN when the slice is
  * used up, @f->next then being where to resume.
  */
@@ -1014,10 +1021,7 @@ static int prepage_file_pass(struct prepage_file *f, bool data, pgoff_t gap,
 		end = min(io.start + io.nr, eof);
 		if (end <= f->next)
 			continue;
-		i = io.start;
-		if (f->next > i)
-			i += roundup(f->next - i, step);
-		for (; i < end; i += step) {
+		for (i = max(io.start, f->next); i < end; i += step) {
 			if (!*left) {
 				f->next = i;
 				return -EAGAIN;
@@ -1026,6 +1030,8 @@ static int prepage_file_pass(struct prepage_file *f, bool data, pgoff_t gap,
 			if (!prepage_file_read_range(f, i,
 						     data ? min(step, end - i) : 1))
 				return 0;
+			if (!data)
+				f->next = i + stride;
 		}
 	}
 	f->next = 0;

@@ -30,10 +30,8 @@
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT	21
 #endif
-#define KPF_ACTIVE	6
 #define KPF_IDLE	25
 #define NR_PAGES	256
-#define LRU_GEN		"/sys/kernel/mm/lru_gen/enabled"
 #define PAGE_IDLE	"/sys/kernel/mm/page_idle/bitmap"
 
 static long psz;
@@ -55,39 +53,6 @@ static void fill(char *buf, int nr)
 static int pages_with(char *buf, int first, int nr, uint64_t bit)
 {
 	return pagemap_count(buf + first * psz, nr, bit);
-}
-
-/*
- * Pages of [first, first + nr) whose /proc/kpageflags have flag @kpf
- * (KPF_ACTIVE: on the active list, or about to go there); -1 if they
- * cannot be read.
- */
-static int kpf_count(char *buf, int first, int nr, int kpf)
-{
-	off_t off = ((uintptr_t)buf / psz + first) * sizeof(uint64_t);
-	int pm = open("/proc/self/pagemap", O_RDONLY);
-	int kpageflags = open("/proc/kpageflags", O_RDONLY);
-	int i, n = 0;
-
-	for (i = 0; i < nr && n >= 0; i++) {
-		uint64_t ent, flags;
-
-		/* The PFN is 0 without CAP_SYS_ADMIN: no answer then. */
-		if (pm < 0 || kpageflags < 0 ||
-		    pread(pm, &ent, sizeof(ent), off + i * sizeof(ent)) !=
-		    sizeof(ent) || !(ent & PM_PRESENT) ||
-		    !(ent & PM_PFN_MASK) ||
-		    pread(kpageflags, &flags, sizeof(flags),
-			  (ent & PM_PFN_MASK) * sizeof(flags)) != sizeof(flags))
-			n = -1;
-		else
-			n += !!(flags & BIT_ULL(kpf));
-	}
-	if (pm >= 0)
-		close(pm);
-	if (kpageflags >= 0)
-		close(kpageflags);
-	return n;
 }
 
 /*

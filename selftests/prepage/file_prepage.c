@@ -456,6 +456,38 @@ TEST_F(merge, extents)
 	EXPECT_EQ(0, stat_of("file_miss"));
 }
 
+/*
+ * The target pages a window reads are for the switch happening now, and
+ * go on the LRU active; the pages read with them between two extents
+ * are not wanted, and stay inactive, where readahead puts its pages. On
+ * the classic LRU (MGLRU's generations are not in /proc/kpageflags), the
+ * pages mapped by read faults, which do not mark them accessed.
+ */
+TEST_F(merge, active)
+{
+	int second = 8 + variant->gap, i;
+	volatile char *map;
+
+	if (!access(LRU_GEN, F_OK))
+		ASSERT_EQ(0, setting_write(LRU_GEN, "0"));
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld,%ld:%ld\n", self->path, 8 * psz,
+				     second * psz, 8 * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(variant->prepaged,
+		  resident_wait(self->fd, 0, NR_PAGES, variant->prepaged));
+	map = mmap(NULL, NR_PAGES * psz, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	for (i = 0; i < second + 8; i++)
+		(void)map[i * psz];
+	EXPECT_EQ(8, kpf_count((char *)map, 0, 8, KPF_ACTIVE));
+	EXPECT_EQ(8, kpf_count((char *)map, second, 8, KPF_ACTIVE));
+	EXPECT_EQ(0, kpf_count((char *)map, 8, variant->gap, KPF_ACTIVE));
+	munmap((void *)map, NR_PAGES * psz);
+	ASSERT_EQ(0, ctl("end"));
+}
+
 FIXTURE(stale)
 {
 	char path[PATH_MAX];

@@ -277,6 +277,49 @@ TEST_F(trace, windows)
 	unlink(path);
 }
 
+/*
+ * The metadata pass reads one target page per metadata_stride_pages of
+ * the file, not one per range: with a stride of 16, of the ranges at
+ * pages 0, 8, 20 and 40 (two pages each, read apart) it reads pages 0,
+ * 20 and 40; the data pass then reads every range.
+ */
+TEST_F(trace, metadata_stride)
+{
+	char path[PATH_MAX], ino[32], line[PATH_MAX + 64], want[1024];
+	int fd;
+
+	fd = test_file(path, ino, sizeof(ino));
+	ASSERT_LE(0, fd);
+	if (all_cached(fd) && !unlink(path) && !close(fd))
+		SKIP(return, "the test file's pages cannot be dropped");
+	ASSERT_EQ(0, knob_set("merge_gap_pages", 0));
+	ASSERT_EQ(0, knob_set("metadata_stride_pages", 16));
+	snprintf(line, sizeof(line), "%s %ld:%ld,%ld:%ld,%ld:%ld,%ld:%ld\n",
+		 path, 0L, 2 * psz, 8 * psz, 2 * psz, 20 * psz, 2 * psz,
+		 40 * psz, 2 * psz);
+	ASSERT_EQ(0, load(line));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, ctl("reset"));
+
+	snprintf(want, sizeof(want),
+		 "window_open restart=0\n"
+		 "file_extent ino=%s index=0 nr=1 added=1\n"
+		 "file_extent ino=%s index=20 nr=1 added=1\n"
+		 "file_extent ino=%s index=40 nr=1 added=1\n"
+		 "file_extent ino=%s index=0 nr=2 added=1\n"
+		 "file_extent ino=%s index=8 nr=2 added=2\n"
+		 "file_extent ino=%s index=20 nr=2 added=1\n"
+		 "file_extent ino=%s index=40 nr=2 added=1\n"
+		 "file_done ino=%s prepaged=8 reason=done\n"
+		 "window_close reason=reset file_prepaged=8 file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=0",
+		 ino, ino, ino, ino, ino, ino, ino, ino);
+	EXPECT_EQ(10, events(self->inst, getpid(), self->out, sizeof(self->out)));
+	EXPECT_STREQ(want, self->out);
+	close(fd);
+	unlink(path);
+}
+
 /* A process exits in a window: the window closes, "exit". */
 TEST_F(trace, exit)
 {

@@ -29,6 +29,8 @@
 #define PM_PFN_MASK	(BIT_ULL(55) - 1)
 #define PM_SWAP		BIT_ULL(62)
 #define PM_PRESENT	BIT_ULL(63)
+#define KPF_ACTIVE	6
+#define LRU_GEN		"/sys/kernel/mm/lru_gen/enabled"
 
 /* Write @len bytes to @path in one write(); 0 or -errno. */
 static inline int write_file(const char *path, const char *buf, size_t len)
@@ -113,6 +115,39 @@ static inline uint64_t pagemap_entry(int fd, const void *addr)
 	if (pread(fd, &ent, sizeof(ent), off) != sizeof(ent))
 		return 0;
 	return ent;
+}
+
+/*
+ * Pages of [first, first + nr) whose /proc/kpageflags have flag @kpf
+ * (KPF_ACTIVE: on the active list, or about to go there); -1 if they
+ * cannot be read.
+ */
+static inline int kpf_count(char *buf, int first, int nr, int kpf)
+{
+	off_t off = ((uintptr_t)buf / getpagesize() + first) * sizeof(uint64_t);
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+	int kpageflags = open("/proc/kpageflags", O_RDONLY);
+	int i, n = 0;
+
+	for (i = 0; i < nr && n >= 0; i++) {
+		uint64_t ent, flags;
+
+		/* The PFN is 0 without CAP_SYS_ADMIN: no answer then. */
+		if (pm < 0 || kpageflags < 0 ||
+		    pread(pm, &ent, sizeof(ent), off + i * sizeof(ent)) !=
+		    sizeof(ent) || !(ent & PM_PRESENT) ||
+		    !(ent & PM_PFN_MASK) ||
+		    pread(kpageflags, &flags, sizeof(flags),
+			  (ent & PM_PFN_MASK) * sizeof(flags)) != sizeof(flags))
+			n = -1;
+		else
+			n += !!(flags & BIT_ULL(kpf));
+	}
+	if (pm >= 0)
+		close(pm);
+	if (kpageflags >= 0)
+		close(kpageflags);
+	return n;
 }
 
 /* Of the @nr pages from @addr, those whose pagemap entry has @bit, or -1. */

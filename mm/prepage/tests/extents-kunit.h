@@ -46,6 +46,15 @@ static void prepage_test_extents_add(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, prepage_extents_contains(&set, 9));
 	KUNIT_EXPECT_FALSE(test, prepage_extents_contains(&set, 110));
 	KUNIT_EXPECT_FALSE(test, prepage_extents_contains(&set, ULONG_MAX));
+
+	KUNIT_EXPECT_FALSE(test, prepage_extents_overlaps(&set, 0, 10));
+	KUNIT_EXPECT_TRUE(test, prepage_extents_overlaps(&set, 0, 11));
+	KUNIT_EXPECT_TRUE(test, prepage_extents_overlaps(&set, 50, 1));
+	KUNIT_EXPECT_TRUE(test, prepage_extents_overlaps(&set, 0, 200));
+	KUNIT_EXPECT_TRUE(test, prepage_extents_overlaps(&set, 109, 8));
+	KUNIT_EXPECT_FALSE(test, prepage_extents_overlaps(&set, 110, 8));
+	KUNIT_EXPECT_FALSE(test, prepage_extents_overlaps(&set, 20, 0));
+	KUNIT_EXPECT_FALSE(test, prepage_extents_overlaps(&set, ULONG_MAX, 1));
 	prepage_extents_destroy(&set);
 	KUNIT_EXPECT_EQ(test, set.nr, 0U);
 }
