@@ -61,7 +61,8 @@
  * @prepaged:	pages the engine added to the page cache in this window
  * @nr_prepaged:	number of pages added to @prepaged
  * @pm:		the prepage state whose table this is in, once loaded
- * @plan:	@target as the window's prepagers started: what @work reads
+ * @plan:	@target as the window's prepagers started, less the small
+ *		extents found cached as the data pass began: what @work reads
  *		(a view into &prepage_file_mm.plan, from prepage_file_start()
  *		until prepage_file_stop(); empty otherwise)
  * @work:	the file prepager's work for this file
@@ -74,9 +75,9 @@
  * Owned by the &struct prepage_mm whose table it is in, and protected
  * by its lock, except for what @work owns while it is queued or running
  * (from prepage_file_start() until it is done, or prepage_file_stop()
- * cancelled it): it reads @plan, its own copy of the target, and writes
- * @prepaged, @nr_prepaged, @pass, @next and @nomem, which the lock's
- * holders read only once it stopped.
+ * cancelled it): it reads and prunes @plan, its own copy of the target,
+ * and writes @prepaged, @nr_prepaged, @pass, @next and @nomem, which the
+ * lock's holders read only once it stopped.
  */
 struct prepage_file {
 	struct list_head node;
@@ -124,12 +125,15 @@ struct prepage_file_table {
  *		started, their &prepage_file.plan: made by
  *		prepage_file_start() and freed by prepage_file_stop() once
  *		they stopped, so that nothing they read changes under them
+ * @plan_pages:	the pages in @plan when it was made (the prepagers prune
+ *		their views of it)
  */
 struct prepage_file_mm {
 	struct prepage_file_table table;
 	u8 stop;
 	atomic_t prepaging;
 	struct prepage_extent *plan;
+	unsigned long plan_pages;
 };
 
 /* Prepage and log file pages. Default: true. */
@@ -999,6 +1003,55 @@ static bool prepage_file_read_range(struct prepage_file *f, pgoff_t start,
 #define PREPAGE_FILE_SLICE	8
 
 /*
+ * Whether all of [@start, @start + @nr) is in @mapping's page cache.
+ * (page_cache_next_miss() cannot tell for a range from page 0: there
+ * its check for an index that wrapped around reports a miss at 0.)
+ */
+static bool prepage_file_cached(struct address_space *mapping,
+				pgoff_t start, pgoff_t nr)
+{
+	XA_STATE(xas, &mapping->i_pages, start);
+	bool cached = true;
+	void *entry;
+
+	rcu_read_lock();
+	for (; nr && cached; nr--) {
+		entry = xas_next(&xas);
+		cached = entry && !xa_is_value(entry);
+	}
+	rcu_read_unlock();
+	return cached;
+}
+
+/*
+ * Drop from the plan of @f the extents of at most %PREPAGE_FILE_CHUNK
+ * pages that are all cached, before the data pass merges the extents
+ * closer than merge_gap_pages: the pages between two extents are worth
+ * reading with them only if both need a read. Otherwise a target that
+ * is cached (the app used it a moment ago) would have the prepager read
+ * nothing but the pages between its extents, which nobody asked for.
+ * Larger extents are kept; readahead skips their cached pages.
+ */
+static void prepage_file_prune(struct prepage_file *f)
+{
+	struct address_space *mapping = f->file->f_mapping;
+	unsigned int i, kept = 0;
+
+	for (i = 0; i < f->plan.nr; i++) {
+		struct prepage_extent e = f->plan.ext[i];
+
+		if (e.nr > PREPAGE_FILE_CHUNK ||
+		    !prepage_file_cached(mapping, e.start, e.nr))
+			f->plan.ext[kept++] = e;
+		/* The pass that follows stops at once. */
+		if (READ_ONCE(prepage_file_mm(f->pm)->stop))
+			break;
+		cond_resched();
+	}
+	f->plan.nr = kept;
+}
+
+/*
  * One pass over the plan of @f (its target as the window's prepagers
  * started), from @f->next on: the data pass reads all of each range, a
  * chunk a step; the metadata pass reads one target page per @stride of
@@ -1016,6 +1069,8 @@ static int prepage_file_pass(struct prepage_file *f, bool data, pgoff_t gap,
 	struct prepage_extent io;
 	unsigned int pos = 0;
 
+	if (data && !f->next)
+		prepage_file_prune(f);
 	while (prepage_extents_next_io(&f->plan, &pos, gap, &io) &&
 	       io.start < eof) {
 		end = min(io.start + io.nr, eof);
@@ -1137,6 +1192,7 @@ static bool prepage_file_plan(struct prepage_mm *pm)
 	/* Every start follows a stop, which frees the plan. */
 	if (WARN_ON_ONCE(fm->plan))
 		return true;
+	fm->plan_pages = 0;
 	list_for_each_entry(f, &fm->table.files, node)
 		if (f->worker)
 			nr += f->target.nr;
@@ -1152,6 +1208,7 @@ static bool prepage_file_plan(struct prepage_mm *pm)
 		if (!f->worker || !f->target.nr)
 			continue;
 		memcpy(next, f->target.ext, f->target.nr * sizeof(*next));
+		fm->plan_pages += prepage_extents_pages(&f->target);
 		f->plan = (struct prepage_extents){
 			.ext = next, .nr = f->target.nr, .cap = f->target.nr,
 		};
@@ -1358,13 +1415,8 @@ static const struct attribute_group prepage_file_attr_group = {
 /* The target pages the file prepagers just started with, for the back-off. */
 static unsigned long prepage_file_targets(struct prepage_mm *pm)
 {
-	unsigned long pages = 0;
-	struct prepage_file *f;
-
 	lockdep_assert_held(&pm->lock);
-	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node)
-		pages += prepage_extents_pages(&f->plan);
-	return pages;
+	return prepage_file_mm(pm)->plan_pages;
 }
 
 static const struct prepage_ops prepage_file_ops = {

@@ -225,6 +225,30 @@ static char *table_line(char *buf, size_t size, const char *fmt, ...)
 	return buf;
 }
 
+/*
+ * A test file of @nr pages, none of them cached, in @path, and a table
+ * of all of it loaded. Return: its descriptor; -1 if it could not be
+ * made or loaded; -2 if its pages cannot be evicted (it is removed then).
+ */
+static int loaded_file(char *path, long nr)
+{
+	char line[PATH_MAX + 64];
+	int fd = make_file(path, nr);
+
+	if (fd < 0)
+		return -1;
+	if (!evict(fd, nr)) {
+		fixture_file_close(fd, path);
+		return -2;
+	}
+	table_line(line, sizeof(line), "%s 0:%ld\n", path, nr * psz);
+	if (load(line)) {
+		fixture_file_close(fd, path);
+		return -1;
+	}
+	return fd;
+}
+
 FIXTURE(file)
 {
 	char path[PATH_MAX];
@@ -434,6 +458,39 @@ FIXTURE_TEARDOWN(merge)
 {
 	settings_restore();
 	fixture_file_close(self->fd, self->path);
+}
+
+/*
+ * The pages between two extents are read with them only if both need a
+ * read: with both extents cached, a window reads nothing (gap10 would
+ * read the 10 pages between them); with the first one cached, it reads
+ * the second one alone.
+ */
+TEST_F(merge, cached)
+{
+	int second = 8 + variant->gap;
+
+	ASSERT_TRUE(touch_read(self->fd, 0, 8));
+	ASSERT_TRUE(touch_read(self->fd, second, 8));
+	ASSERT_EQ(16, resident(self->fd, 0, NR_PAGES));
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld,%ld:%ld\n", self->path, 8 * psz,
+				     second * psz, 8 * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(0, stat_of("file_prepaged"));
+	EXPECT_EQ(16, resident(self->fd, 0, NR_PAGES));
+	ASSERT_EQ(0, ctl("end"));
+
+	ASSERT_EQ(0, posix_fadvise(self->fd, second * psz, 8 * psz,
+				   POSIX_FADV_DONTNEED));
+	ASSERT_EQ(8, resident(self->fd, 0, NR_PAGES));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(8, stat_of("file_prepaged"));
+	EXPECT_EQ(16, resident_wait(self->fd, 0, NR_PAGES, 16));
+	EXPECT_EQ(8, resident(self->fd, second, 8));
+	ASSERT_EQ(0, ctl("end"));
 }
 
 TEST_F(merge, extents)
@@ -1227,20 +1284,16 @@ static long cached_but(int fd, int nr, int cold)
  */
 TEST_F(prepage, backoff_mostly_cached)
 {
-	char path[PATH_MAX], line[PATH_MAX + 64];
 	const int nr = 8 * NR_PAGES;
+	char path[PATH_MAX];
 	int fd;
 
 	psz = sysconf(_SC_PAGESIZE);
 	ASSERT_EQ(0, knob_set("file_min_precision_permille", 500));
-	fd = make_file(path, nr);
-	ASSERT_LE(0, fd) TH_LOG("cannot create a test file");
-	if (!evict(fd, nr)) {
-		fixture_file_close(fd, path);
+	fd = loaded_file(path, nr);
+	if (fd == -2)
 		SKIP(return, NO_EVICT);
-	}
-	ASSERT_EQ(0, load(table_line(line, sizeof(line), "%s 0:%ld\n",
-				     path, nr * psz)));
+	ASSERT_LE(0, fd) TH_LOG("cannot create and load a test file");
 
 	EXPECT_EQ(nr / 8 - 1, cached_but(fd, nr, nr / 8 - 1));
 	EXPECT_EQ(nr, resident_wait(fd, 0, nr, nr));
@@ -1271,21 +1324,17 @@ TEST_F(prepage, backoff_mostly_cached)
  */
 TEST_F(prepage, backoff_budget)
 {
-	char path[PATH_MAX], line[PATH_MAX + 64];
 	const int nr = 8 * NR_PAGES, budget = 40;
+	char path[PATH_MAX];
 	int fd;
 
 	psz = sysconf(_SC_PAGESIZE);
 	ASSERT_EQ(0, knob_set("file_min_precision_permille", 500));
 	ASSERT_EQ(0, knob_set("max_switch_kbytes", budget * psz / 1024));
-	fd = make_file(path, nr);
-	ASSERT_LE(0, fd) TH_LOG("cannot create a test file");
-	if (!evict(fd, nr)) {
-		fixture_file_close(fd, path);
+	fd = loaded_file(path, nr);
+	if (fd == -2)
 		SKIP(return, NO_EVICT);
-	}
-	ASSERT_EQ(0, load(table_line(line, sizeof(line), "%s 0:%ld\n",
-				     path, nr * psz)));
+	ASSERT_LE(0, fd) TH_LOG("cannot create and load a test file");
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
 	EXPECT_EQ(budget, stat_of("file_prepaged"));
@@ -1432,22 +1481,18 @@ TEST_F(pressure, stop)
  */
 TEST_F(prepage, closed_stop)
 {
-	char path[PATH_MAX], line[PATH_MAX + 64];
 	long nr, before, prepaged = 0, closed = 0;
+	char path[PATH_MAX];
 	int fd, try;
 
 	psz = sysconf(_SC_PAGESIZE);
 	nr = (16 << 20) / psz;
 	ASSERT_EQ(0, knob_set("max_switch_kbytes", 32 << 10));
 	ASSERT_GE(NR_PAGES * 64, nr);
-	fd = make_file(path, nr);
-	ASSERT_LE(0, fd) TH_LOG("cannot create a test file");
-	if (!evict(fd, nr)) {
-		fixture_file_close(fd, path);
+	fd = loaded_file(path, nr);
+	if (fd == -2)
 		SKIP(return, NO_EVICT);
-	}
-	ASSERT_EQ(0, load(table_line(line, sizeof(line), "%s 0:%ld\n",
-				     path, nr * psz)));
+	ASSERT_LE(0, fd) TH_LOG("cannot create and load a test file");
 	for (try = 1; try <= 3; try++) {
 		/*
 		 * The reads of the last window may still be in flight:
