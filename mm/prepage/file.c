@@ -125,8 +125,9 @@ struct prepage_file_table {
  *		started, their &prepage_file.plan: made by
  *		prepage_file_start() and freed by prepage_file_stop() once
  *		they stopped, so that nothing they read changes under them
- * @plan_pages:	the pages in @plan when it was made (the prepagers prune
- *		their views of it)
+ * @plan_pages:	the pages in @plan when it was made (each prepager prunes
+ *		its own view of @plan, so the lock's holders do not read it
+ *		while they run)
  */
 struct prepage_file_mm {
 	struct prepage_file_table table;
@@ -895,14 +896,14 @@ static struct prepage_file *prepage_file_reading(void)
  * prepaged. Exactly those pages count, however readahead batched them,
  * and pages that were cached already do not.
  *
- * A folio of target pages is for the app's switch, which is happening
- * now: it goes on the LRU active (the youngest generation with MGLRU), as
- * a refault of the workingset does, and not where readahead puts its
- * pages, among the first that reclaim takes. A folio only of the pages
- * between target extents that are read with them (merge_gap_pages) is
- * not wanted, and stays where readahead puts it. At the end of the
- * window, prepaged pages the app did not use are demoted
- * (prepage_file_demote()).
+ * A folio of pages of @f's plan is for the app's switch, which is
+ * happening now: it goes on the LRU active (the youngest generation with
+ * MGLRU), as a refault of the workingset does, and not where readahead
+ * puts its pages, among the first that reclaim takes. A folio only of
+ * the pages between target extents that are read with them
+ * (merge_gap_pages) is not wanted, and stays where readahead puts it.
+ * At the end of the window, prepaged pages the app did not use are
+ * demoted (prepage_file_demote()).
  */
 static void prepage_file_worker_added(struct address_space *mapping,
 				      struct folio *folio)
@@ -1011,16 +1012,23 @@ static bool prepage_file_cached(struct address_space *mapping,
 				pgoff_t start, pgoff_t nr)
 {
 	XA_STATE(xas, &mapping->i_pages, start);
-	bool cached = true;
 	void *entry;
 
+	/*
+	 * Every index of a large folio is met as the folio; a shadow entry
+	 * is a miss, and the walk stops at its first index.
+	 */
 	rcu_read_lock();
-	for (; nr && cached; nr--) {
+	while (nr) {
 		entry = xas_next(&xas);
-		cached = entry && !xa_is_value(entry);
+		if (xas_retry(&xas, entry))
+			continue;
+		if (!entry || xa_is_value(entry))
+			break;
+		nr--;
 	}
 	rcu_read_unlock();
-	return cached;
+	return !nr;
 }
 
 /*
@@ -1030,9 +1038,12 @@ static bool prepage_file_cached(struct address_space *mapping,
  * reading with them only if both need a read. Otherwise a target that
  * is cached (the app used it a moment ago) would have the prepager read
  * nothing but the pages between its extents, which nobody asked for.
- * Larger extents are kept; readahead skips their cached pages.
+ * Larger extents are kept (readahead skips their cached pages): so a
+ * look is at most a chunk of the page cache, under RCU, and the prune at
+ * most max_file_extents of them, rescheduling between them.
+ * Return: false if the prepagers are to stop (the plan is then cut short).
  */
-static void prepage_file_prune(struct prepage_file *f)
+static bool prepage_file_prune(struct prepage_file *f)
 {
 	struct address_space *mapping = f->file->f_mapping;
 	unsigned int i, kept = 0;
@@ -1043,22 +1054,24 @@ static void prepage_file_prune(struct prepage_file *f)
 		if (e.nr > PREPAGE_FILE_CHUNK ||
 		    !prepage_file_cached(mapping, e.start, e.nr))
 			f->plan.ext[kept++] = e;
-		/* The pass that follows stops at once. */
-		if (READ_ONCE(prepage_file_mm(f->pm)->stop))
-			break;
+		if (READ_ONCE(prepage_file_mm(f->pm)->stop)) {
+			f->plan.nr = kept;
+			return false;
+		}
 		cond_resched();
 	}
 	f->plan.nr = kept;
+	return true;
 }
 
 /*
  * One pass over the plan of @f (its target as the window's prepagers
- * started), from @f->next on: the data pass reads all of each range, a
- * chunk a step; the metadata pass reads one target page per @stride of
- * the file, each the first at least @stride past the last one it read:
- * a target of many small ranges costs a few single-page reads, not one
- * per range.
- * Nothing past @eof is visited.
+ * started, pruned as the data pass begins), from @f->next on: the data
+ * pass reads all of each range, a chunk a step; the metadata pass reads
+ * one target page per @stride of the file, each the first at least
+ * @stride past the last one it read: a target of many small ranges
+ * costs a few single-page reads, not one per range. Nothing past @eof
+ * is visited.
  * Return: 1 when the pass is done; 0 to stop; -EAGAIN when the slice is
  * used up, @f->next then being where to resume.
  */
@@ -1069,9 +1082,10 @@ static int prepage_file_pass(struct prepage_file *f, bool data, pgoff_t gap,
 	struct prepage_extent io;
 	unsigned int pos = 0;
 
-	if (data && !f->next)
-		prepage_file_prune(f);
-	while (prepage_extents_next_io(&f->plan, &pos, gap, &io) &&
+	if (data && !f->next && !prepage_file_prune(f))
+		return 0;
+	/* Metadata reads are of target pages, not of gaps merged over. */
+	while (prepage_extents_next_io(&f->plan, &pos, data ? gap : 0, &io) &&
 	       io.start < eof) {
 		end = min(io.start + io.nr, eof);
 		if (end <= f->next)
@@ -1111,10 +1125,11 @@ static enum prepage_stop_reason prepage_file_stop_reason(struct prepage_file *f,
 }
 
 /*
- * The work of one file in a window, from its plan: first one page per
- * metadata_stride_pages of the target, so that the file system reads
- * the block map of the whole range early, then the target extents in
- * file order, extents closer than merge_gap_pages read as one range.
+ * The work of one file in a window, from its plan: first single target
+ * pages, at most one per metadata_stride_pages of the file, so that the
+ * file system reads the block map of the whole range early, then the
+ * target extents in file order, less the small ones found all cached,
+ * extents closer than merge_gap_pages read as one range.
  * After %PREPAGE_FILE_SLICE steps the work queues itself again, behind
  * the works of other files (and apps) on its thread.
  */

@@ -228,7 +228,8 @@ static char *table_line(char *buf, size_t size, const char *fmt, ...)
 /*
  * A test file of @nr pages, none of them cached, in @path, and a table
  * of all of it loaded. Return: its descriptor; -1 if it could not be
- * made or loaded; -2 if its pages cannot be evicted (it is removed then).
+ * made or loaded; -2 if its pages cannot be evicted. A file that was
+ * made is removed on a failure.
  */
 static int loaded_file(char *path, long nr)
 {
@@ -464,7 +465,8 @@ FIXTURE_TEARDOWN(merge)
  * The pages between two extents are read with them only if both need a
  * read: with both extents cached, a window reads nothing (gap10 would
  * read the 10 pages between them); with the first one cached, it reads
- * the second one alone.
+ * the second one alone. (gap20, whose extents are not merged, is the
+ * control: it reads the same either way.)
  */
 TEST_F(merge, cached)
 {

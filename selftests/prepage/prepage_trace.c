@@ -278,30 +278,61 @@ TEST_F(trace, windows)
 }
 
 /*
+ * One window over a test file of NR_PAGES pages, none of it cached,
+ * whose table is the @nr ranges [page, pages] of @ranges, reset once
+ * its prepagers are done; the file's inode number in @ino. Return: 0,
+ * 1 if the file's pages cannot be dropped, or -1.
+ */
+static int window_over(const int ranges[][2], int nr, char *ino,
+		       size_t size)
+{
+	char path[PATH_MAX], line[PATH_MAX + 256];
+	int fd, i, len, ret = -1;
+
+	fd = test_file(path, ino, size);
+	if (fd < 0)
+		return -1;
+	if (all_cached(fd)) {
+		ret = 1;
+		goto out;
+	}
+	len = snprintf(line, sizeof(line), "%s ", path);
+	for (i = 0; i < nr; i++)
+		len += snprintf(line + len, sizeof(line) - len, "%s%ld:%ld",
+				i ? "," : "", ranges[i][0] * psz,
+				ranges[i][1] * psz);
+	snprintf(line + len, sizeof(line) - len, "\n");
+	if (!load(line) && !ctl("start") && !wait_prepaged() && !ctl("reset"))
+		ret = 0;
+out:
+	close(fd);
+	unlink(path);
+	return ret;
+}
+
+/* Two pages at 0, 8, 20, 34 and 40. */
+static const int five_ranges[][2] = {
+	{ 0, 2 }, { 8, 2 }, { 20, 2 }, { 34, 2 }, { 40, 2 },
+};
+
+/*
  * The metadata pass reads one target page per metadata_stride_pages of
- * the file, not one per range: with a stride of 16, of the ranges at
- * pages 0, 8, 20 and 40 (two pages each, read apart) it reads pages 0,
- * 20 and 40; the data pass then reads every range.
+ * the file, each at least a stride past the last, not one per range nor
+ * one per stride-aligned block: with a stride of 16, of five_ranges it
+ * reads pages 0, 20 and 40 (not 34); the data pass then reads every
+ * range, merge_gap_pages 0 reading them apart.
  */
 TEST_F(trace, metadata_stride)
 {
-	char path[PATH_MAX], ino[32], line[PATH_MAX + 64], want[1024];
-	int fd;
+	char ino[32], want[1024];
+	int ret;
 
-	fd = test_file(path, ino, sizeof(ino));
-	ASSERT_LE(0, fd);
-	if (all_cached(fd) && !unlink(path) && !close(fd))
-		SKIP(return, "the test file's pages cannot be dropped");
 	ASSERT_EQ(0, knob_set("merge_gap_pages", 0));
 	ASSERT_EQ(0, knob_set("metadata_stride_pages", 16));
-	snprintf(line, sizeof(line), "%s %ld:%ld,%ld:%ld,%ld:%ld,%ld:%ld\n",
-		 path, 0L, 2 * psz, 8 * psz, 2 * psz, 20 * psz, 2 * psz,
-		 40 * psz, 2 * psz);
-	ASSERT_EQ(0, load(line));
-	ASSERT_EQ(0, ctl("start"));
-	ASSERT_EQ(0, wait_prepaged());
-	ASSERT_EQ(0, ctl("reset"));
-
+	ret = window_over(five_ranges, 5, ino, sizeof(ino));
+	if (ret == 1)
+		SKIP(return, "the test file's pages cannot be dropped");
+	ASSERT_EQ(0, ret);
 	snprintf(want, sizeof(want),
 		 "window_open restart=0\n"
 		 "file_extent ino=%s index=0 nr=1 added=1\n"
@@ -310,14 +341,74 @@ TEST_F(trace, metadata_stride)
 		 "file_extent ino=%s index=0 nr=2 added=1\n"
 		 "file_extent ino=%s index=8 nr=2 added=2\n"
 		 "file_extent ino=%s index=20 nr=2 added=1\n"
+		 "file_extent ino=%s index=34 nr=2 added=2\n"
 		 "file_extent ino=%s index=40 nr=2 added=1\n"
-		 "file_done ino=%s prepaged=8 reason=done\n"
-		 "window_close reason=reset file_prepaged=8 file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=0",
-		 ino, ino, ino, ino, ino, ino, ino, ino);
-	EXPECT_EQ(10, events(self->inst, getpid(), self->out, sizeof(self->out)));
+		 "file_done ino=%s prepaged=10 reason=done\n"
+		 "window_close reason=reset file_prepaged=10 file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=0",
+		 ino, ino, ino, ino, ino, ino, ino, ino, ino);
+	EXPECT_EQ(11, events(self->inst, getpid(), self->out, sizeof(self->out)));
 	EXPECT_STREQ(want, self->out);
-	close(fd);
-	unlink(path);
+}
+
+/*
+ * The same with the ranges merged into one read (merge_gap_pages 16):
+ * the metadata pass still reads target pages only, 0, 20 and 40, not
+ * the pages of the merged gaps a stride apart (16, 32).
+ */
+TEST_F(trace, metadata_merged)
+{
+	char ino[32], want[1024];
+	int ret;
+
+	ASSERT_EQ(0, knob_set("merge_gap_pages", 16));
+	ASSERT_EQ(0, knob_set("metadata_stride_pages", 16));
+	ret = window_over(five_ranges, 5, ino, sizeof(ino));
+	if (ret == 1)
+		SKIP(return, "the test file's pages cannot be dropped");
+	ASSERT_EQ(0, ret);
+	snprintf(want, sizeof(want),
+		 "window_open restart=0\n"
+		 "file_extent ino=%s index=0 nr=1 added=1\n"
+		 "file_extent ino=%s index=20 nr=1 added=1\n"
+		 "file_extent ino=%s index=40 nr=1 added=1\n"
+		 "file_extent ino=%s index=0 nr=42 added=39\n"
+		 "file_done ino=%s prepaged=42 reason=done\n"
+		 "window_close reason=reset file_prepaged=42 file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=0",
+		 ino, ino, ino, ino, ino);
+	EXPECT_EQ(7, events(self->inst, getpid(), self->out, sizeof(self->out)));
+	EXPECT_STREQ(want, self->out);
+}
+
+/*
+ * A metadata pass longer than a work's turn on its thread resumes where
+ * it stopped: with a stride of 4 over one 64-page range it reads pages
+ * 0, 4, ... 60 (two turns of eight), then the data pass the other 48.
+ */
+TEST_F(trace, metadata_resume)
+{
+	static const int range[][2] = { { 0, NR_PAGES } };
+	char ino[32], want[2048];
+	int i, len, ret;
+
+	ASSERT_EQ(0, knob_set("metadata_stride_pages", 4));
+	ret = window_over(range, 1, ino, sizeof(ino));
+	if (ret == 1)
+		SKIP(return, "the test file's pages cannot be dropped");
+	ASSERT_EQ(0, ret);
+	len = snprintf(want, sizeof(want), "window_open restart=0\n");
+	for (i = 0; i < NR_PAGES; i += 4)
+		len += snprintf(want + len, sizeof(want) - len,
+				"file_extent ino=%s index=%d nr=1 added=1\n",
+				ino, i);
+	snprintf(want + len, sizeof(want) - len,
+		 "file_extent ino=%s index=0 nr=%d added=%d\n"
+		 "file_done ino=%s prepaged=%d reason=done\n"
+		 "window_close reason=reset file_prepaged=%d file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=0",
+		 ino, NR_PAGES, NR_PAGES - NR_PAGES / 4, ino, NR_PAGES,
+		 NR_PAGES);
+	EXPECT_EQ(NR_PAGES / 4 + 4,
+		  events(self->inst, getpid(), self->out, sizeof(self->out)));
+	EXPECT_STREQ(want, self->out);
 }
 
 /* A process exits in a window: the window closes, "exit". */

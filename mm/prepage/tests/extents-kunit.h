@@ -123,6 +123,14 @@ static void prepage_test_extents_io(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, prepage_extents_next_io(&set, &pos, 0, &io));
 	KUNIT_EXPECT_TRUE(test, prepage_extents_next_io(&set, &pos, 0, &io));
 	KUNIT_EXPECT_FALSE(test, prepage_extents_next_io(&set, &pos, 0, &io));
+
+	/* Runs that fall in the holes between extents, or reach across. */
+	KUNIT_EXPECT_FALSE(test, prepage_extents_overlaps(&set, 10, 10));
+	KUNIT_EXPECT_TRUE(test, prepage_extents_overlaps(&set, 10, 11));
+	KUNIT_EXPECT_FALSE(test, prepage_extents_overlaps(&set, 25, 20));
+	KUNIT_EXPECT_TRUE(test, prepage_extents_overlaps(&set, 25, 21));
+	KUNIT_EXPECT_TRUE(test, prepage_extents_overlaps(&set, 5, 100));
+	KUNIT_EXPECT_FALSE(test, prepage_extents_overlaps(&set, 48, 100));
 	prepage_extents_destroy(&set);
 }
 
