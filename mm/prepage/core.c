@@ -148,6 +148,8 @@ struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm)
 	return pm;
 }
 
+static void prepage_settle_fn(struct work_struct *work);
+
 /*
  * A new state, idle, with no address space and one reference; the
  * caller sets slot.mm, with a reference of its own to it, before its
@@ -163,6 +165,7 @@ static struct prepage_mm *prepage_mm_alloc(void)
 	kref_init(&pm->kref);
 	mutex_init(&pm->lock);
 	pm->state = PREPAGE_IDLE;
+	INIT_WORK(&pm->settle_work, prepage_settle_fn);
 	spin_lock_init(&pm->log_lock);
 	return pm;
 }
@@ -556,6 +559,7 @@ static void prepage_mm_shutdown(struct prepage_mm *pm,
 	unsigned int i;
 
 	mutex_lock(&pm->lock);
+	prepage_window_settle(pm);
 	if (pm->state == PREPAGE_SWITCHING)
 		prepage_window_closed(pm, reason,
 				      __prepage_window_close(pm, reason));
@@ -737,6 +741,8 @@ int prepage_window_open(struct prepage_mm *pm)
 		ret = -ESRCH;
 		goto out;
 	}
+	/* The last window is counted, and learned from, before the next. */
+	prepage_window_settle(pm);
 	if (!pm->log) {
 		struct prepage_log_entry *log;
 
@@ -811,36 +817,88 @@ out:
 }
 
 /**
+ * prepage_window_settle() - count an ended window and learn from it
+ * @pm:	the prepage state
+ *
+ * Does what the end of a window left to do, if it is still to be done:
+ * counts its hits and misses, updates the tables from what the app used,
+ * judges whether each backend's prepaging paid (prepage_backoff()) and
+ * fires the close event. Its settle work does it as soon as it runs;
+ * whoever needs the window counted first (a new window, a reset, a table
+ * load, a read of the counters or tables) does it itself. The backends
+ * walk the page tables: without a user of the address space, which is
+ * exiting, the window stays uncounted.
+ *
+ * Context: @pm->lock held.
+ */
+void prepage_window_settle(struct prepage_mm *pm)
+{
+	struct mm_struct *mm = pm->slot.mm;
+	const struct prepage_ops *ops;
+	struct prepage_charge charge;
+	unsigned int i;
+
+	lockdep_assert_held(&pm->lock);
+
+	if (!pm->settling)
+		return;
+	pm->settling = false;
+	if (!mmget_not_zero(mm))
+		return;
+	/* What the window learns is the app's, whoever settles it. */
+	prepage_charge_begin(mm, &charge);
+	for_each_prepage_ops(ops, i) {
+		if (!pm->side[i])
+			continue;
+		ops->window_close(pm, pm->log, pm->settle_nr);
+		prepage_backoff(pm, ops);
+	}
+	prepage_window_closed(pm, PREPAGE_CLOSE_END, pm->settle_nr);
+	prepage_charge_end(&charge);
+	/* The last user's exit would take @pm->lock. */
+	mmput_async(mm);
+}
+
+/* The settle work of a state: see prepage_window_close(). */
+static void prepage_settle_fn(struct work_struct *work)
+{
+	struct prepage_mm *pm = container_of(work, struct prepage_mm,
+					     settle_work);
+
+	mutex_lock(&pm->lock);
+	prepage_window_settle(pm);
+	mutex_unlock(&pm->lock);
+	prepage_mm_put(pm);
+}
+
+/**
  * prepage_window_close() - the app switch to @pm's address space is done
  * @pm:	the prepage state
  *
- * Closes the accounting window: counts the window's hits and misses,
- * updates the tables from what the app used, and judges whether each
- * backend's prepaging paid (prepage_backoff()). The caller holds a user
- * of the address space.
+ * Closes the accounting window: stops its logging and its prepagers,
+ * and queues the rest, whose cost grows with the tables
+ * (prepage_window_settle()), on a worker of normal priority, so that the
+ * caller's path stays short whatever their size. Accesses of the app
+ * before the settle work runs may count as uses in the window. The
+ * caller holds a user of the address space.
  *
  * Return: 0; -EINVAL if no window is open; -EINTR if interrupted by a
  * fatal signal.
  */
 int prepage_window_close(struct prepage_mm *pm)
 {
-	const struct prepage_ops *ops;
-	unsigned int nr, i;
-
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
 	if (pm->state != PREPAGE_SWITCHING) {
 		mutex_unlock(&pm->lock);
 		return -EINVAL;
 	}
-	nr = __prepage_window_close(pm, PREPAGE_CLOSE_END);
-	for_each_prepage_ops(ops, i) {
-		if (!pm->side[i])
-			continue;
-		ops->window_close(pm, pm->log, nr);
-		prepage_backoff(pm, ops);
-	}
-	prepage_window_closed(pm, PREPAGE_CLOSE_END, nr);
+	pm->settle_nr = __prepage_window_close(pm, PREPAGE_CLOSE_END);
+	pm->settling = true;
+	/* The work's reference; one already queued holds its own. */
+	kref_get(&pm->kref);
+	if (!queue_work(system_unbound_wq, &pm->settle_work))
+		prepage_mm_put(pm);
 	mutex_unlock(&pm->lock);
 	return 0;
 }
@@ -862,6 +920,8 @@ int prepage_reset(struct prepage_mm *pm)
 
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
+	/* The window that ended is counted: the counters are kept. */
+	prepage_window_settle(pm);
 	if (pm->state == PREPAGE_SWITCHING)
 		prepage_window_closed(pm, PREPAGE_CLOSE_RESET,
 				      __prepage_window_close(pm,
@@ -905,6 +965,8 @@ int prepage_load_tables(struct prepage_mm *pm, void *tables[PREPAGE_NR_SIDES])
 		err = -ESRCH;
 		goto out;
 	}
+	/* The window that ended learns into the tables it used. */
+	prepage_window_settle(pm);
 	for_each_prepage_ops(ops, i) {
 		if (tables[i])
 			err = prepage_side_make(pm, ops);

@@ -14,6 +14,7 @@
 #include <linux/sysfs.h>
 #include <linux/types.h>
 #include <linux/vmstat.h>
+#include <linux/workqueue.h>
 
 #include "../mm_slot.h"
 
@@ -191,10 +192,11 @@ struct prepage_backoff {
 /**
  * struct prepage_mm - the prepage state of one address space
  * @slot:		hash link and the mm this is for (see mm/mm_slot.h)
- * @kref:		one reference for the hash, one for each user
+ * @kref:		one reference for the hash, one for each user, one for
+ *			@settle_work while it is queued
  * @rcu:		frees the structure after lockless lookups are done
  * @lock:		protects @state, @dead, @window_start,
- *			@last_window_ns and @side
+ *			@last_window_ns, @settling, @settle_nr and @side
  * @state:		&enum prepage_state
  * @dead:		the address space went away or prepage was disabled:
  *			no new switch, no new table. Set when the state is
@@ -209,6 +211,10 @@ struct prepage_backoff {
  *			was restarted), for the window's counts in its
  *			close event
  * @last_window_ns:	duration of the last window that was closed
+ * @settling:		the last window ended and is still to be counted and
+ *			learned from (prepage_window_settle()); under @lock
+ * @settle_nr:		entries in @log of that window
+ * @settle_work:	settles it, off the path of the "end" write
  * @side:		each backend's state for this address space, by
  *			&enum prepage_side, or NULL: made the first time
  *			the backend is used (a window opens with it
@@ -263,6 +269,9 @@ struct prepage_mm {
 	u8 stop_reason;
 	unsigned long window_stat[NR_PREPAGE_STAT];
 	u64 last_window_ns;
+	bool settling;
+	unsigned int settle_nr;
+	struct work_struct settle_work;
 	void *side[PREPAGE_NR_SIDES];
 	struct prepage_backoff backoff[PREPAGE_NR_SIDES];
 	spinlock_t log_lock;	/* protects the log, see above */
@@ -397,6 +406,7 @@ struct prepage_mm *prepage_mm_enter(struct mm_struct *mm);
 void prepage_mm_put(struct prepage_mm *pm);
 int prepage_window_open(struct prepage_mm *pm);
 int prepage_window_close(struct prepage_mm *pm);
+void prepage_window_settle(struct prepage_mm *pm);
 int prepage_reset(struct prepage_mm *pm);
 int prepage_load_tables(struct prepage_mm *pm,
 			void *tables[PREPAGE_NR_SIDES]);

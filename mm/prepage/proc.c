@@ -47,6 +47,8 @@ static struct prepage_mm *prepage_proc_lock(struct mm_struct *mm)
 		prepage_mm_put(pm);
 		return ERR_PTR(-EINTR);
 	}
+	/* What is shown counts the window that ended last. */
+	prepage_window_settle(pm);
 	return pm;
 }
 

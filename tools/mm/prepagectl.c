@@ -99,7 +99,8 @@ static const char usage_text[] =
 "                            the process: replaces the tables it has lines for\n"
 "  dump -p PID [-o FILE]     write the process's tables (loads back unchanged)\n"
 "  reset -p PID              close an open window uncounted, drop the tables\n"
-"  switch -p PID start|end   signal a switch to the process, or its end\n"
+"  switch -p PID start|end   signal a switch to the process, or its end;\n"
+"                            an end returns once the window is counted\n"
 "  stat [-p PID] [--json]    counters of one process, or of every process\n"
 "                            with a prepage state and of the whole system\n"
 "  replay -p PID FILE        bring the table's target pages in from userspace:\n"
@@ -665,6 +666,19 @@ static int cmd_signal(int pid, const char *what)
 		refused(pid, what, errno);
 	}
 	close(fd);
+	/*
+	 * The kernel counts an ended window, and learns from it, after the
+	 * write returns; a read of the counters waits for that, so that
+	 * what is shown or traced next counts the window.
+	 */
+	if (!strcmp(what, "end")) {
+		char buf[64];
+
+		fd = open_proc(pid, "prepage_stat", O_RDONLY);
+		if (read(fd, buf, sizeof(buf)) < 0)
+			refused(pid, "reading", errno);
+		close(fd);
+	}
 	return 0;
 }
 
