@@ -9,7 +9,10 @@
  * "renders": it touches its switch footprint (mostly the same pages
  * every switch, partly different) with CPU work in between, checking
  * every page it touches. Switch latency is the time from the switch
- * signal to the end of the render. A background app loses its pages:
+ * signal to the end of the render. The next switch follows at once,
+ * once the last one's prefetching is done: the replay thread's, or, in
+ * the prepage modes, the counting of the window after 'end' (a read of
+ * prepage_stat waits for it). A background app loses its pages:
  * anonymous ones to (zram) swap, file ones from the page cache, either
  * by real reclaim (default: the driver locks enough memory that the apps
  * get only --budget of it) or by explicit, deterministic page-out
@@ -1061,6 +1064,19 @@ static void read_stat(struct app *a, uint64_t *val)
 	read_keys(a, "prepage_stat", stat_keys, val);
 }
 
+/* Wait until @a's last window is counted: read its counters. */
+static void app_settle(struct app *a)
+{
+	char path[64], buf[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/prepage_stat", a->pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, buf, sizeof(buf)) < 0)
+		die("read %s: %s", path, strerror(errno));
+	close(fd);
+}
+
 /*
  * TLB shootdown IPIs received so far, all CPUs (the "TLB:" line of
  * /proc/interrupts, x86); -1 where there is no such line.
@@ -1729,6 +1745,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		for (i = 0; i < opt.apps; i++) {
 			struct app *a = &apps[order[i]];
 			uint64_t start, start_ns = 0, end_ns = 0, start_cpu = 0;
+			uint64_t settle_ns = 0;
 			uint64_t start_wait = 0;
 			struct anat an0, an1;
 			struct cold cold;
@@ -1765,6 +1782,18 @@ static int run_mode(const char *name, int trial, bool anatomy)
 
 				app_ctl(a, "end");
 				end_ns = now_ns() - e;
+				/*
+				 * A kernel worker counts the window, and learns
+				 * from it, after the write; a read of the
+				 * counters waits for that. The next switch
+				 * waits for it as it waits for the replay
+				 * thread: here switches follow one another at
+				 * once, on a phone the next comes when the user
+				 * asks for it.
+				 */
+				e = now_ns();
+				app_settle(a);
+				settle_ns = now_ns() - e;
 			}
 			/*
 			 * The same tables as the replay's at every switch: put
@@ -1777,21 +1806,21 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				load_table(a, true);
 			bad += m.bad;
 			if (measured && !anatomy)
-				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f bad=%ld\n",
+				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f settle_us=%.1f bad=%ld\n",
 				       name, trial, sequence_names[seq], a->id,
 				       r - opt.warmup,
 				       (m.t - start) / 1e3, (m.t - m.heap_t) / 1e3,
 				       start_ns / 1e3,
 				       start_cpu / 1e3, start_wait / 1e3,
-				       end_ns / 1e3, m.bad);
+				       end_ns / 1e3, settle_ns / 1e3, m.bad);
 			if (measured && anatomy)
-				printf("SWITCH mode=%s trial=%d anatomy=1 seq=%s app=%d round=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f run_us=%.1f cpu_wait_us=%.1f swapin_us=%.1f reclaim_us=%.1f blkio_us=%.1f thrash_us=%.1f minflt=%llu majflt=%llu cold_file_prof=%ld cold_file_other=%ld cold_anon_prof=%ld cold_anon_other=%ld bad=%ld\n",
+				printf("SWITCH mode=%s trial=%d anatomy=1 seq=%s app=%d round=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f settle_us=%.1f run_us=%.1f cpu_wait_us=%.1f swapin_us=%.1f reclaim_us=%.1f blkio_us=%.1f thrash_us=%.1f minflt=%llu majflt=%llu cold_file_prof=%ld cold_file_other=%ld cold_anon_prof=%ld cold_anon_other=%ld bad=%ld\n",
 				       name, trial, sequence_names[seq], a->id,
 				       r - opt.warmup,
 				       (m.t - start) / 1e3, (m.t - m.heap_t) / 1e3,
 				       start_ns / 1e3,
 				       start_cpu / 1e3, start_wait / 1e3,
-				       end_ns / 1e3,
+				       end_ns / 1e3, settle_ns / 1e3,
 				       (an1.run - an0.run) / 1e3,
 				       (an1.cpu_wait - an0.cpu_wait) / 1e3,
 				       (an1.swapin - an0.swapin) / 1e3,

@@ -226,6 +226,9 @@ def summarize(recs):
             "start_wait_ms_p95": pct([r.get("start_wait_us", 0) / 1000
                                       for r in sw], 95),
             "end_ms_mean": statistics.mean(r["end_us"] / 1000 for r in sw),
+            # After 'end': the wait for the window to be counted.
+            "settle_ms_mean": statistics.mean(r.get("settle_us", 0) / 1000
+                                              for r in sw),
             "bad_pages": sum(r["bad"] for r in sw) +
                          sum(r["bad"] for r in an_m),
             "counters": st,
@@ -283,7 +286,8 @@ def table(summary):
             "waste MB/sw", "evict f/a", "late f/a", "stops b/p/c/n", "sat out f/a", "anon T/C",
             "pref ms/sw", "kswapd ms/sw", "TLB IPI/sw",
             "start ms",
-            "start p95", "start CPU p95", "start wait p95", "end ms"]
+            "start p95", "start CPU p95", "start wait p95", "end ms",
+            "settle ms"]
     rows = []
     for m, s in summary["modes"].items():
         tm = s["trial_means_ms"]
@@ -320,7 +324,8 @@ def table(summary):
                      fmt(s["start_ms_p95"], ".2f"),
                      fmt(s["start_cpu_ms_p95"], ".2f"),
                      fmt(s["start_wait_ms_p95"], ".2f"),
-                     fmt(s["end_ms_mean"], ".2f")])
+                     fmt(s["end_ms_mean"], ".2f"),
+                     fmt(s["settle_ms_mean"], ".2f")])
     return render(cols, rows)
 
 
@@ -522,7 +527,7 @@ def main():
                 "kswapd_cpu_ms_per_switch", "tlb_ipis_per_switch",
                 "start_ms_mean", "start_ms_p95",
                 "start_cpu_ms_p95", "start_wait_ms_p95", "end_ms_mean",
-                "files_ms", "heap_ms",
+                "settle_ms_mean", "files_ms", "heap_ms",
                 "switches",
                 "bad_pages"]
         w = csv.writer(f)
@@ -598,7 +603,7 @@ def main():
           f"replay thread; kswapd = kswapd's CPU; TLB IPI = TLB shootdown IPIs (x86); start, end = time of the 'start' (in the\n"
           f"latency) and 'end' (after it) writes; start CPU = the writer's own CPU in\n"
           f"'start', the rest of it waited; start wait = of that, runnable but "
-          f"preempted;\n anon T/C = target/candidate "
+          f"preempted; settle = the wait after 'end' for the window to be counted;\n anon T/C = target/candidate "
           f"pages per app at the end)\n"
           f"written: {outdir}/results.json switches.csv summary.csv"
           f"{' latency.png' if plotted else ''}"

@@ -614,9 +614,9 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
 	anon_walk_extents(mm, w, unused);
 	w->demote = false;
 	w->only = NULL;
-	/* Where they go now, not when this CPU's batch fills. */
+	/* Where they go now, not when a CPU's batch fills (see file.c). */
 	if (w->demoted)
-		lru_add_drain();
+		lru_add_drain_all();
 	return w->demoted;
 }
 
@@ -632,8 +632,8 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
  * window; nothing is counted or learned. (A restarted window keeps its
  * plan.) After a window ended there is no plan, and nothing here walks
  * the table or the page tables: the first prepager of a window plans it,
- * and the accessed bits the end of the window tests were cleared at the
- * end of the last one (a table loaded since keeps the bits its pages
+ * and the accessed bits the end of the window tests were cleared when
+ * the last one was settled (a table loaded since keeps the bits its pages
  * had), so that the caller's path stays short whatever the size of the
  * table.
  */
@@ -742,8 +742,8 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
  * and deactivates the prepaged pages the app did not use, as MADV_COLD
  * does. The accessed bits
  * of all table pages are cleared on the way, for the end of the next
- * window: a page accessed after this one ends counts as used in the
- * next.
+ * window: a page accessed after this one is settled
+ * (prepage_window_settle()) counts as used in the next.
  */
 static void prepage_anon_window_close(struct prepage_mm *pm,
 				      struct prepage_log_entry *log,

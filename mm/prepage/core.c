@@ -21,7 +21,9 @@
  * they read (the tables, the plan) stops them and waits for them under
  * that lock first. So whoever holds it also waits for the prepage
  * threads' work, and what they wait for (I/O, memory, the app's mmap
- * lock) must never wait for prepage_mm.lock.
+ * lock) must never wait for prepage_mm.lock. A state's settle work takes
+ * prepage_mm.lock too: nothing waits for that work, and a user of the
+ * address space dropped under the lock is dropped with mmput_async().
  */
 
 #define pr_fmt(fmt) "prepage: " fmt
@@ -824,10 +826,11 @@ out:
  * counts its hits and misses, updates the tables from what the app used,
  * judges whether each backend's prepaging paid (prepage_backoff()) and
  * fires the close event. Its settle work does it as soon as it runs;
- * whoever needs the window counted first (a new window, a reset, a table
- * load, a read of the counters or tables) does it itself. The backends
- * walk the page tables: without a user of the address space, which is
- * exiting, the window stays uncounted.
+ * whoever needs the window counted first does it itself: a new window, a
+ * reset, a table load, a reader of /proc/<pid>/prepage, prepage_stat or
+ * prepage_table, and the shutdown of the state (prepage disabled). The
+ * backends walk the page tables: a window whose address space exited
+ * first stays uncounted, and closes as the exit's.
  *
  * Context: @pm->lock held.
  */
@@ -843,8 +846,12 @@ void prepage_window_settle(struct prepage_mm *pm)
 	if (!pm->settling)
 		return;
 	pm->settling = false;
-	if (!mmget_not_zero(mm))
+	/* Every window is settled before the next opens. */
+	WARN_ON_ONCE(pm->state != PREPAGE_IDLE);
+	if (!mmget_not_zero(mm)) {
+		prepage_window_closed(pm, PREPAGE_CLOSE_EXIT, pm->settle_nr);
 		return;
+	}
 	/* What the window learns is the app's, whoever settles it. */
 	prepage_charge_begin(mm, &charge);
 	for_each_prepage_ops(ops, i) {

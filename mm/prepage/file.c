@@ -600,9 +600,12 @@ static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f)
 		}
 		evicted += end - pos;
 	}
-	/* Where they go now, not when this CPU's batch fills. */
+	/*
+	 * Where they go now, not when a CPU's batch fills: the batches are
+	 * per CPU, and the settle work may have moved to another since.
+	 */
 	if (demoted)
-		lru_add_drain();
+		lru_add_drain_all();
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_DEMOTED, demoted);
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_EVICTED, evicted);
 }

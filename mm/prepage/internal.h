@@ -193,7 +193,8 @@ struct prepage_backoff {
  * struct prepage_mm - the prepage state of one address space
  * @slot:		hash link and the mm this is for (see mm/mm_slot.h)
  * @kref:		one reference for the hash, one for each user, one for
- *			@settle_work while it is queued
+ *			@settle_work from its queue_work() until
+ *			prepage_settle_fn() is done
  * @rcu:		frees the structure after lockless lookups are done
  * @lock:		protects @state, @dead, @window_start,
  *			@last_window_ns, @settling, @settle_nr and @side

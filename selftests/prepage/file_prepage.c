@@ -1643,19 +1643,6 @@ TEST_F(prepage, foreign_file)
 	unlink(path);
 }
 
-/* Run only on the CPU this runs on now. */
-static int pin_to_this_cpu(void)
-{
-	cpu_set_t set;
-	int cpu = sched_getcpu();
-
-	if (cpu < 0)
-		return -1;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /*
  * What is prepaged for an app is charged to the app's memory cgroup,
  * not to the root one of the prepager thread.
@@ -1763,11 +1750,6 @@ static int prepage_whole(const char *path, int fd)
  */
 TEST_F(reclaim, demote_unused)
 {
-	/*
-	 * One CPU: "end" queues the demotions on the CPU it runs on and then
-	 * drains that CPU's batch, which a move in between would leave.
-	 */
-	ASSERT_EQ(0, pin_to_this_cpu());
 	ASSERT_TRUE(touch_read(self->ofd, 0, 4 * NR_PAGES));
 	ASSERT_EQ(0, prepage_whole(self->path, self->fd));
 	ASSERT_EQ(0, ctl("end"));

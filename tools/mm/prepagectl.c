@@ -656,10 +656,13 @@ static int cmd_dump(int pid, const char *out)
 
 static int cmd_signal(int pid, const char *what)
 {
-	int fd;
+	int fd, stat = -1;
 
 	need_enabled();
 	fd = open_proc(pid, "prepage", O_WRONLY);
+	/* Before the end: the process may exit as soon as it is written. */
+	if (!strcmp(what, "end"))
+		stat = open_proc(pid, "prepage_stat", O_RDONLY);
 	if (write(fd, what, strlen(what)) < 0) {
 		if (errno == EINVAL && !strcmp(what, "end"))
 			fatal(EXIT_REFUSED, "process %d has no open switch window", pid);
@@ -671,13 +674,13 @@ static int cmd_signal(int pid, const char *what)
 	 * write returns; a read of the counters waits for that, so that
 	 * what is shown or traced next counts the window.
 	 */
-	if (!strcmp(what, "end")) {
+	if (stat >= 0) {
 		char buf[64];
 
-		fd = open_proc(pid, "prepage_stat", O_RDONLY);
-		if (read(fd, buf, sizeof(buf)) < 0)
+		/* A process gone since has nothing left to count. */
+		if (read(stat, buf, sizeof(buf)) < 0 && errno != ESRCH)
 			refused(pid, "reading", errno);
-		close(fd);
+		close(stat);
 	}
 	return 0;
 }
