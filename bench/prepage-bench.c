@@ -1064,17 +1064,12 @@ static void read_stat(struct app *a, uint64_t *val)
 	read_keys(a, "prepage_stat", stat_keys, val);
 }
 
-/* Wait until @a's last window is counted: read its counters. */
+/* Wait until @a's last window is counted: a read of its counters does. */
 static void app_settle(struct app *a)
 {
-	char path[64], buf[4096];
-	int fd;
+	uint64_t val[NR_KEYS];
 
-	snprintf(path, sizeof(path), "/proc/%d/prepage_stat", a->pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || read(fd, buf, sizeof(buf)) < 0)
-		die("read %s: %s", path, strerror(errno));
-	close(fd);
+	read_stat(a, val);
 }
 
 /*
