@@ -45,6 +45,15 @@
  *   prepage-profile  prepage with exactly the userspace replay's tables,
  *                file and anonymous, loaded again after every switch
  *                (mechanism against mechanism: nothing learned)
+ *   userspace-oracle, populate-oracle, prepage-oracle
+ *                userspace, populate and prepage-profile with tables
+ *                that hold, instead of the profile, exactly the pages of
+ *                the app's next switch (its whole footprint, the part
+ *                that changes every round too), set after its switch
+ *                before: the mechanisms with a perfect prediction, so
+ *                that what a mechanism can do is measured apart from
+ *                what the profile can know (which bounds the profile
+ *                modes on this benchmark, see the cover letter)
  *
  * The profile is recorded, as a user of prepage would record it: before
  * the modes, `prepagectl record -n 10 -k 8` (found next to this program)
@@ -126,7 +135,7 @@
 
 static long psz;
 
-#define DEFAULT_MODES	"ideal,baseline,userspace,userspace-file,populate,prepage-file,prepage-anon,prepage,prepage-profile"
+#define DEFAULT_MODES	"ideal,baseline,userspace,userspace-file,populate,prepage-file,prepage-anon,prepage,prepage-profile,userspace-oracle,prepage-oracle"
 #define DEFAULT_SEQUENCES "cycle,hub,random"
 
 static struct {
@@ -156,7 +165,8 @@ static struct {
 static const char *const mode_names[] = {
 	"ideal", "baseline", "userspace", "userspace-file", "populate",
 	"prepage-file",
-	"prepage-anon", "prepage", "prepage-profile", NULL,
+	"prepage-anon", "prepage", "prepage-profile", "userspace-oracle",
+	"populate-oracle", "prepage-oracle", NULL,
 };
 
 /* App sequences; sequence_names[] in the same order. */
@@ -324,6 +334,12 @@ struct app {
 	char *map[NR_FILES + 1];	/* in the app */
 	/* Profile: pages recorded in >= 8 of 10 profiling switches. */
 	uint8_t *profile[NR_FILES + 1];
+	/*
+	 * The oracle modes: the footprint of the app's next switch, which
+	 * its tables hold instead of the profile while @oracle is set.
+	 */
+	struct footprint next;
+	bool oracle;
 	char table[64];			/* the profile as a table, for replay */
 	uintptr_t heap;			/* heap address, for the anon replay */
 	uint64_t stat0[64];
@@ -848,20 +864,24 @@ static void record_profiles(void)
 		die("cannot restore %s", fa);
 }
 
-/* Call @fn for each run of profile pages of object @o. */
+/*
+ * Call @fn for each run of profile pages of object @o (in an oracle mode,
+ * of the pages of the app's next switch).
+ */
 static void profile_runs(struct app *a, int o,
 			 void (*fn)(struct app *a, int o, long start, long nr,
 				    void *arg), void *arg)
 {
+	const uint8_t *map = a->oracle ? a->next.map[o] : a->profile[o];
 	long p = 0, n = obj_pages(o);
 
 	while (p < n) {
 		long start;
 
-		while (p < n && !a->profile[o][p])
+		while (p < n && !map[p])
 			p++;
 		start = p;
-		while (p < n && a->profile[o][p])
+		while (p < n && map[p])
 			p++;
 		if (p > start)
 			fn(a, o, start, p - start, arg);
@@ -1658,14 +1678,36 @@ static int mode_settings(const char *list, char old[][32], bool restore)
 	return n;
 }
 
+/*
+ * The oracle modes: set @a's tables to the footprint of its next switch
+ * after switch @k of @sched (-1: before the first), as the profile modes
+ * set theirs to the profile. Return: whether it has a next switch.
+ */
+static bool oracle_next(struct app *a, const int *sched, int k)
+{
+	int n = (opt.warmup + opt.rounds) * opt.apps;
+
+	for (k++; k < n && sched[k] != a->id; k++)
+		;
+	if (k >= n)
+		return false;
+	fp_make(&a->next, a->id, k / opt.apps);
+	return true;
+}
+
 static int run_mode(const char *name, int trial, bool anatomy)
 {
 	char mode[32], old[8][32];
 	const char *settings = mode_base(name, mode, sizeof(mode));
 	bool pre = mode_prepage(mode);
 	bool ideal = !strcmp(mode, "ideal");
-	bool user = !strncmp(mode, "userspace", 9) || !strcmp(mode, "populate");
-	bool profile = !strcmp(mode, "prepage-profile");
+	bool user = !strncmp(mode, "userspace", 9) ||
+		    !strncmp(mode, "populate", 8);
+	size_t len = strlen(mode);
+	bool oracle = len > 7 && !strcmp(mode + len - 7, "-oracle");
+	bool profile = !strcmp(mode, "prepage-profile") ||
+		       !strcmp(mode, "prepage-oracle");
+	int *sched = NULL;
 	bool reclaim = !opt.pageout && !ideal;
 	uint64_t cpu0, kswapd0, replay0, t0, val[NR_KEYS];
 	long long tlb0, tlb1;
@@ -1680,8 +1722,22 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		avail_mb = mem_available_mb();
 	}
 	mode_cgroup_enter(name, trial, anatomy);
-	replay_advice = !strcmp(mode, "userspace") ? MADV_WILLNEED :
-			!strcmp(mode, "populate") ? MADV_POPULATE_READ : 0;
+	replay_advice = !strcmp(mode, "userspace") ||
+			!strcmp(mode, "userspace-oracle") ? MADV_WILLNEED :
+			!strncmp(mode, "populate", 8) ? MADV_POPULATE_READ : 0;
+	if (oracle) {
+		/* The whole sequence of switches, ahead: who comes next. */
+		sched = calloc((opt.warmup + opt.rounds) * opt.apps,
+			       sizeof(*sched));
+		if (!sched)
+			die("out of memory");
+		for (r = 0; r < opt.warmup + opt.rounds; r++) {
+			round_order(sequences[r % nr_sequences], r, prev,
+				    sched + r * opt.apps);
+			prev = sched[r * opt.apps + opt.apps - 1];
+		}
+		prev = -1;
+	}
 	if (anatomy)
 		fp_alloc(&fp);
 	/* Before the apps fork: a task gets its delay counters at fork. */
@@ -1708,6 +1764,11 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
 		app_start(&apps[i]);
+		if (oracle) {
+			if (!apps[i].next.map[0])
+				fp_alloc(&apps[i].next);
+			apps[i].oracle = oracle_next(&apps[i], sched, -1);
+		}
 		if (pre && strcmp(mode, "prepage-anon"))
 			load_table(&apps[i], profile);
 		if (user)
@@ -1741,6 +1802,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			struct app *a = &apps[order[i]];
 			uint64_t start, start_ns = 0, end_ns = 0, start_cpu = 0;
 			uint64_t settle_ns = 0;
+			bool next;
 			uint64_t start_wait = 0;
 			struct anat an0, an1;
 			struct cold cold;
@@ -1797,8 +1859,12 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			 * load's CPU (the driver's time slice running out in the
 			 * 'start' write, to the prepagers it wakes).
 			 */
-			if (profile)
+			/* The oracle modes': the pages of the app's next switch. */
+			next = !oracle || oracle_next(a, sched, r * opt.apps + i);
+			if (profile && next)
 				load_table(a, true);
+			else if (oracle && next)
+				write_table(a, replay_advice == MADV_WILLNEED);
 			bad += m.bad;
 			if (measured && !anatomy)
 				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f settle_us=%.1f bad=%ld\n",
@@ -1873,6 +1939,9 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	knob("enabled", "0");
 	for (i = 0; anatomy && i <= NR_FILES; i++)
 		free(fp.map[i]);
+	for (i = 0; i < opt.apps; i++)
+		apps[i].oracle = false;
+	free(sched);
 	balloon_deflate();
 	return bad ? -1 : 0;
 }

@@ -22,7 +22,8 @@ import sys
 
 PAGE = 4096
 ORDER = ["ideal", "baseline", "userspace", "userspace-file", "populate",
-         "prepage-file", "prepage-anon", "prepage", "prepage-profile"]
+         "prepage-file", "prepage-anon", "prepage", "prepage-profile",
+         "userspace-oracle", "populate-oracle", "prepage-oracle"]
 # /proc/<pid>/prepage sizes at the end of a mode (APPSTAT): averaged over
 # apps and trials, not summed.
 TABLE_KEYS = ["file_target_pages", "anon_target_pages",
