@@ -246,6 +246,9 @@ static int anon_table_set(struct prepage_anon_table *t, unsigned long vpn,
 	bool new_chunk = false;
 	int err;
 
+	/* Most entries of a table in use stay as they are at a window's end. */
+	if (old && xa_to_value(old) == anon_entry(target, timeout))
+		return 0;
 	if (!old) {
 		if (t->nr_candidates + t->nr_targets >=
 		    READ_ONCE(prepage_max_anon_pages))
