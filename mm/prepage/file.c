@@ -17,7 +17,7 @@
  * The file prepager reads the target tables at the start of a window,
  * one work per file, each file always on the same thread, so that no two
  * threads read one file: files of at least big_file_pages on one thread
- * of normal priority, the others on SCHED_IDLE threads.
+ * of normal weight (SCHED_BATCH), the others on SCHED_IDLE threads.
  */
 
 #define pr_fmt(fmt) "prepage-file: " fmt
@@ -143,7 +143,7 @@ static bool prepage_file_enabled __read_mostly = true;
 static unsigned int prepage_merge_gap_pages __read_mostly = 16;
 /* Most extents in the candidate table of one app. Default: 16384. */
 static unsigned int prepage_max_file_extents __read_mostly = 16384;
-/* Files of at least this many pages get the normal-priority prepager. */
+/* Files of at least this many pages get the normal-weight prepager. */
 static unsigned int prepage_big_file_pages __read_mostly = 16384;
 /* Read one page per this many first, for the file system's block map. */
 static unsigned int prepage_metadata_stride_pages __read_mostly = 512;
@@ -1406,7 +1406,7 @@ void __prepage_file_added(struct address_space *mapping, struct folio *folio)
 PREPAGE_SWITCH(file_enabled);
 /* Pages; 0 reads every extent as its own I/O. */
 PREPAGE_KNOB(merge_gap_pages, 0, 1U << 20);
-/* Pages; a file this large or larger gets the normal-priority prepager. */
+/* Pages; a file this large or larger gets the normal-weight prepager. */
 PREPAGE_KNOB(big_file_pages, 1, UINT_MAX);
 /* Pages between the pages read first for the file system's block map. */
 PREPAGE_KNOB(metadata_stride_pages, 1, UINT_MAX);

@@ -109,23 +109,30 @@ int prepage_idle_workers_create(struct kthread_worker **workers,
 }
 
 /**
- * prepage_worker_create() - start a kthread worker of normal priority
+ * prepage_worker_create() - start a kthread worker of normal weight
  * @name:	its name
  *
  * For work the app waits for, such as the files its render thread reads
- * first. Like the SCHED_IDLE workers, it is freezable and counts as a
- * prepage thread (see prepage_speculative()) until it is destroyed.
- * Called with the lock that serializes enabling prepage.
+ * first: it gets its fair share of a CPU, as the app does. It is
+ * SCHED_BATCH, so that it does not preempt on wakeup: the caller of the
+ * 'start' write that queues its work goes on to wake the app, and the
+ * worker runs on a CPU that is free, or when the caller's slice ends.
+ * Like the SCHED_IDLE workers, it is freezable and counts as a prepage
+ * thread (see prepage_speculative()) until it is destroyed. Called with
+ * the lock that serializes enabling prepage.
  *
  * Return: the worker, or an ERR_PTR() of the error of starting it.
  */
 struct kthread_worker *prepage_worker_create(const char *name)
 {
+	struct sched_attr batch = { .sched_policy = SCHED_BATCH };
 	struct kthread_worker *w;
 
 	w = kthread_create_worker(KTW_FREEZABLE, "%s", name);
-	if (!IS_ERR(w))
-		prepage_thread_add(w->task);
+	if (IS_ERR(w))
+		return w;
+	sched_setattr_nocheck(w->task, &batch);
+	prepage_thread_add(w->task);
 	return w;
 }
 
