@@ -1824,6 +1824,14 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				start_ns = now_ns() - start;
 				start_cpu = thread_cpu_ns() - cpu0;
 				start_wait = thread_wait_ns() - start_wait;
+				/*
+				 * The run delay is read by syscalls around the
+				 * write, which can be preempted too: count no
+				 * more than the write's time off a CPU.
+				 */
+				if (start_wait > start_ns - start_cpu)
+					start_wait = start_ns > start_cpu ?
+						     start_ns - start_cpu : 0;
 			}
 			if (user && write(replay_pipe[1], &a->id, sizeof(int)) !=
 				    sizeof(int))
