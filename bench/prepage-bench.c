@@ -1801,7 +1801,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		for (i = 0; i < opt.apps; i++) {
 			struct app *a = &apps[order[i]];
 			uint64_t start, start_ns = 0, end_ns = 0, start_cpu = 0;
-			uint64_t settle_ns = 0;
+			uint64_t settle_ns = 0, off_cpu;
 			bool next;
 			uint64_t start_wait = 0;
 			struct anat an0, an1;
@@ -1829,9 +1829,10 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				 * write, which can be preempted too: count no
 				 * more than the write's time off a CPU.
 				 */
-				if (start_wait > start_ns - start_cpu)
-					start_wait = start_ns > start_cpu ?
-						     start_ns - start_cpu : 0;
+				off_cpu = start_ns > start_cpu ?
+					  start_ns - start_cpu : 0;
+				if (start_wait > off_cpu)
+					start_wait = off_cpu;
 			}
 			if (user && write(replay_pipe[1], &a->id, sizeof(int)) !=
 				    sizeof(int))
