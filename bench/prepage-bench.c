@@ -1695,23 +1695,58 @@ static bool oracle_next(struct app *a, const int *sched, int k)
 	return true;
 }
 
+/*
+ * The apps in switch order, round by round ((warmup + rounds) * apps
+ * entries), as every mode switches them; the oracle modes look ahead in
+ * it. Freed by the caller.
+ */
+static int *switch_schedule(void)
+{
+	int r, prev = -1, *sched;
+
+	sched = calloc((opt.warmup + opt.rounds) * opt.apps, sizeof(*sched));
+	if (!sched)
+		die("out of memory");
+	for (r = 0; r < opt.warmup + opt.rounds; r++) {
+		round_order(sequences[r % nr_sequences], r, prev,
+			    sched + r * opt.apps);
+		prev = sched[r * opt.apps + opt.apps - 1];
+	}
+	return sched;
+}
+
+/*
+ * An oracle mode runs as its base mode (prepage-oracle as
+ * prepage-profile), with other tables: turn @mode (room for @size bytes)
+ * into its base. Return: whether it was an oracle mode.
+ */
+static bool mode_oracle(char *mode, size_t size)
+{
+	size_t len = strlen(mode);
+
+	if (len <= 7 || strcmp(mode + len - 7, "-oracle"))
+		return false;
+	if (!strcmp(mode, "prepage-oracle"))
+		snprintf(mode, size, "prepage-profile");
+	else
+		mode[len - 7] = '\0';
+	return true;
+}
+
 static int run_mode(const char *name, int trial, bool anatomy)
 {
 	char mode[32], old[8][32];
 	const char *settings = mode_base(name, mode, sizeof(mode));
+	bool oracle = mode_oracle(mode, sizeof(mode));
 	bool pre = mode_prepage(mode);
 	bool ideal = !strcmp(mode, "ideal");
-	bool user = !strncmp(mode, "userspace", 9) ||
-		    !strncmp(mode, "populate", 8);
-	size_t len = strlen(mode);
-	bool oracle = len > 7 && !strcmp(mode + len - 7, "-oracle");
-	bool profile = !strcmp(mode, "prepage-profile") ||
-		       !strcmp(mode, "prepage-oracle");
-	int *sched = NULL;
+	bool user = !strncmp(mode, "userspace", 9) || !strcmp(mode, "populate");
+	bool profile = !strcmp(mode, "prepage-profile");
+	int *sched = switch_schedule(), *order;
 	bool reclaim = !opt.pageout && !ideal;
 	uint64_t cpu0, kswapd0, replay0, t0, val[NR_KEYS];
 	long long tlb0, tlb1;
-	int i, r, c, prev = -1, order[MAX_APPS];
+	int i, r, c;
 	long balloon_mb = 0, avail_mb = 0;
 	bool delay_dequeue = false;
 	struct footprint fp;
@@ -1722,22 +1757,8 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		avail_mb = mem_available_mb();
 	}
 	mode_cgroup_enter(name, trial, anatomy);
-	replay_advice = !strcmp(mode, "userspace") ||
-			!strcmp(mode, "userspace-oracle") ? MADV_WILLNEED :
-			!strncmp(mode, "populate", 8) ? MADV_POPULATE_READ : 0;
-	if (oracle) {
-		/* The whole sequence of switches, ahead: who comes next. */
-		sched = calloc((opt.warmup + opt.rounds) * opt.apps,
-			       sizeof(*sched));
-		if (!sched)
-			die("out of memory");
-		for (r = 0; r < opt.warmup + opt.rounds; r++) {
-			round_order(sequences[r % nr_sequences], r, prev,
-				    sched + r * opt.apps);
-			prev = sched[r * opt.apps + opt.apps - 1];
-		}
-		prev = -1;
-	}
+	replay_advice = !strcmp(mode, "userspace") ? MADV_WILLNEED :
+			!strcmp(mode, "populate") ? MADV_POPULATE_READ : 0;
 	if (anatomy)
 		fp_alloc(&fp);
 	/* Before the apps fork: a task gets its delay counters at fork. */
@@ -1797,18 +1818,15 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		}
 		int seq = sequences[r % nr_sequences];
 
-		round_order(seq, r, prev, order);
+		order = sched + r * opt.apps;
 		for (i = 0; i < opt.apps; i++) {
 			struct app *a = &apps[order[i]];
 			uint64_t start, start_ns = 0, end_ns = 0, start_cpu = 0;
 			uint64_t settle_ns = 0, off_cpu;
-			bool next;
 			uint64_t start_wait = 0;
 			struct anat an0, an1;
 			struct cold cold;
 			struct msg m;
-
-			prev = a->id;
 
 			if (anatomy && measured)
 				cold_pages(a, r, &fp, &cold);
@@ -1869,11 +1887,12 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			 * 'start' write, to the prepagers it wakes).
 			 */
 			/* The oracle modes': the pages of the app's next switch. */
-			next = !oracle || oracle_next(a, sched, r * opt.apps + i);
-			if (profile && next)
-				load_table(a, true);
-			else if (oracle && next)
-				write_table(a, replay_advice == MADV_WILLNEED);
+			if (!oracle || oracle_next(a, sched, r * opt.apps + i)) {
+				if (profile)
+					load_table(a, true);
+				else if (oracle)
+					write_table(a, replay_advice == MADV_WILLNEED);
+			}
 			bad += m.bad;
 			if (measured && !anatomy)
 				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f settle_us=%.1f bad=%ld\n",
