@@ -16,7 +16,8 @@
  *           prepage_mm.log_lock
  *
  * prepage_mm.log_lock is innermost: the access hooks take it in fault and
- * read paths, under any of the others, and nothing is taken under it.
+ * read paths, under any of the others, and nothing is taken under it but
+ * the workqueue's own locks, to queue a state's lead work once a window.
  * The prepage threads never take prepage_mm.lock: every writer of what
  * they read (the tables, the plan) stops them and waits for them under
  * that lock first. So whoever holds it also waits for the prepage
@@ -24,6 +25,8 @@
  * lock) must never wait for prepage_mm.lock. A state's settle work takes
  * prepage_mm.lock too: nothing waits for that work, and a user of the
  * address space dropped under the lock is dropped with mmput_async().
+ * Its lead work takes prepage_mm.lock as well; the shutdown of the state
+ * waits for it, without the lock.
  */
 
 #define pr_fmt(fmt) "prepage: " fmt
@@ -80,6 +83,13 @@ static atomic_t prepage_nr_switching = ATOMIC_INIT(0);
  * Default: 262144 (256 MiB).
  */
 unsigned int prepage_max_switch_kbytes __read_mostly = 262144;
+
+/*
+ * Start first the prepagers of the side the app waited on first in its
+ * last windows, and those of the other side once they are done or the
+ * app waits on it. Default: on.
+ */
+bool prepage_order_sides __read_mostly = true;
 
 /* The backends, by &enum prepage_side; registered at boot, never removed. */
 const struct prepage_ops *prepage_backends[PREPAGE_NR_SIDES];
@@ -151,6 +161,7 @@ struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm)
 }
 
 static void prepage_settle_fn(struct work_struct *work);
+static void prepage_lead_fn(struct work_struct *work);
 
 /*
  * A new state, idle, with no address space and one reference; the
@@ -168,6 +179,9 @@ static struct prepage_mm *prepage_mm_alloc(void)
 	mutex_init(&pm->lock);
 	pm->state = PREPAGE_IDLE;
 	INIT_WORK(&pm->settle_work, prepage_settle_fn);
+	pm->lead = PREPAGE_NR_SIDES;
+	pm->deferred = PREPAGE_NR_SIDES;
+	INIT_WORK(&pm->lead_work, prepage_lead_fn);
 	spin_lock_init(&pm->log_lock);
 	return pm;
 }
@@ -263,19 +277,30 @@ void prepage_charge_end(struct prepage_charge *c)
 	mem_cgroup_put(c->memcg);
 }
 
+/* Whether prepagers of backend @i of @pm are queued or running. */
+static bool prepage_side_prepaging(struct prepage_mm *pm, unsigned int i)
+{
+	const struct prepage_ops *ops = prepage_backends[i];
+
+	return pm->side[i] && ops->prepaging && ops->prepaging(pm);
+}
+
 /**
  * prepage_prepaging() - whether prepagers of a window are queued or running
  * @pm:	the prepage state
  *
- * Return: true if a prepager of any backend is.
+ * Return: true if a prepager of any backend is, or waits for those of the
+ * window's lead side to be done.
  */
 bool prepage_prepaging(struct prepage_mm *pm)
 {
 	const struct prepage_ops *ops;
 	unsigned int i;
 
+	if (READ_ONCE(pm->deferred) < PREPAGE_NR_SIDES)
+		return true;
 	for_each_prepage_ops(ops, i)
-		if (pm->side[i] && ops->prepaging && ops->prepaging(pm))
+		if (prepage_side_prepaging(pm, i))
 			return true;
 	return false;
 }
@@ -284,12 +309,16 @@ bool prepage_prepaging(struct prepage_mm *pm)
  * prepage_prepagers_done() - the last prepager of a backend is done
  * @pm:	the prepage state
  *
- * Notes how long the window's prepagers took, once those of every
+ * Starts the prepagers of the side that waited for them, if one did;
+ * else notes how long the window's prepagers took, once those of every
  * backend are done.
  */
 void prepage_prepagers_done(struct prepage_mm *pm)
 {
-	if (!prepage_prepaging(pm))
+	/* The work checks again whether they are done, under the lock. */
+	if (READ_ONCE(pm->deferred) < PREPAGE_NR_SIDES)
+		queue_work(system_unbound_wq, &pm->lead_work);
+	else if (!prepage_prepaging(pm))
 		WRITE_ONCE(pm->last_prepage_ns,
 			   ktime_get_ns() - pm->prepage_start);
 }
@@ -497,6 +526,10 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 	lockdep_assert_held(&pm->lock);
 
 	pm->stop_reason = prepage_stop_reason_of(reason);
+	/* A side still waiting for the lead's prepagers does not start. */
+	spin_lock(&pm->log_lock);
+	pm->deferred = PREPAGE_NR_SIDES;
+	spin_unlock(&pm->log_lock);
 	for_each_prepage_ops(ops, i)
 		if (pm->side[i] && ops->stop)
 			ops->stop(pm);
@@ -573,6 +606,8 @@ static void prepage_mm_shutdown(struct prepage_mm *pm,
 	spin_unlock(&pm->log_lock);
 	mutex_unlock(&pm->lock);
 	kvfree(log);
+	/* Queued in a window, and no window opens any more. */
+	cancel_work_sync(&pm->lead_work);
 }
 
 /**
@@ -710,6 +745,123 @@ static void prepage_backoff(struct prepage_mm *pm,
 }
 
 /**
+ * prepage_lead_learn() - the side an app first waited on in a window
+ * @log:	the window's access log, in the order the accesses happened
+ * @nr:		its entries
+ * @lead:	the side learned before, &enum prepage_side, or
+ *		%PREPAGE_NR_SIDES
+ *
+ * The app waits on a side where it brings pages in itself: file pages
+ * it adds to the page cache, anonymous pages it swaps in. Where it
+ * waited on both sides in the window, the side it waited on first leads
+ * the next windows; else the window tells nothing of the order (the app
+ * may have used the other side only where it was prepaged in time), and
+ * @lead stays.
+ *
+ * Return: the side that leads from now on, or %PREPAGE_NR_SIDES.
+ */
+unsigned int prepage_lead_learn(const struct prepage_log_entry *log,
+				unsigned int nr, unsigned int lead)
+{
+	unsigned int i, first = PREPAGE_NR_SIDES;
+
+	for (i = 0; i < nr; i++) {
+		unsigned int side;
+
+		if (log[i].kind == PREPAGE_LOG_FILE_ADDED)
+			side = PREPAGE_SIDE_FILE;
+		else if (log[i].kind == PREPAGE_LOG_ANON_SWAPIN)
+			side = PREPAGE_SIDE_ANON;
+		else
+			continue;
+		if (first == PREPAGE_NR_SIDES)
+			first = side;
+		else if (side != first)
+			return first;
+	}
+	return lead;
+}
+
+/*
+ * The side of @pm's window whose prepagers wait for those of its lead
+ * side, of the sides in @starting (a bit each), or PREPAGE_NR_SIDES:
+ * when the lead and another side are to start, and the sides are ordered.
+ * There are two sides: the other is the one that waits.
+ */
+static unsigned int prepage_lead_defer(struct prepage_mm *pm,
+				       unsigned int starting)
+{
+	unsigned int lead = pm->lead;
+
+	BUILD_BUG_ON(PREPAGE_NR_SIDES != 2);
+	if (!READ_ONCE(prepage_order_sides) || lead >= PREPAGE_NR_SIDES ||
+	    starting != GENMASK(PREPAGE_NR_SIDES - 1, 0))
+		return PREPAGE_NR_SIDES;
+	return !lead;
+}
+
+/*
+ * Start the prepagers of backend @i for @pm's open window; @budget is the
+ * window's budget when it opened, for the back-off, or 0 if this start
+ * does not judge the side (a restarted window is judged by its first
+ * start).
+ */
+static void prepage_side_start(struct prepage_mm *pm, unsigned int i,
+			       unsigned long budget)
+{
+	const struct prepage_ops *ops = prepage_backends[i];
+
+	lockdep_assert_held(&pm->lock);
+	ops->start(pm);
+	/* A side can bring in no more than the window's budget. */
+	if (budget && ops->targets)
+		pm->backoff[i].targets = min(ops->targets(pm), budget);
+}
+
+/* Start the prepagers of the side that waits in @pm's open window. */
+static void prepage_deferred_start(struct prepage_mm *pm)
+{
+	unsigned int i = pm->deferred;
+
+	lockdep_assert_held(&pm->lock);
+	spin_lock(&pm->log_lock);
+	pm->deferred = PREPAGE_NR_SIDES;
+	spin_unlock(&pm->log_lock);
+	prepage_side_start(pm, i, pm->deferred_budget);
+	/* It may have had nothing to prepage either. */
+	prepage_prepagers_done(pm);
+}
+
+/*
+ * The lead work of a state: start the side that waits, once the lead
+ * side's prepagers are done or the app waited on the waiting side. It
+ * may find the window closed, or another window open whose lead is not
+ * done: then it does nothing.
+ */
+static void prepage_lead_fn(struct work_struct *work)
+{
+	struct prepage_mm *pm = container_of(work, struct prepage_mm,
+					     lead_work);
+	struct mm_struct *mm = pm->slot.mm;
+	struct prepage_charge charge;
+
+	mutex_lock(&pm->lock);
+	if (pm->state != PREPAGE_SWITCHING ||
+	    pm->deferred >= PREPAGE_NR_SIDES ||
+	    (!READ_ONCE(pm->reached) && prepage_side_prepaging(pm, pm->lead)))
+		goto out;
+	/* The window's prepagers' memory is the app's. */
+	if (!mmget_not_zero(mm))
+		goto out;
+	prepage_charge_begin(mm, &charge);
+	prepage_deferred_start(pm);
+	prepage_charge_end(&charge);
+	mmput_async(mm);
+out:
+	mutex_unlock(&pm->lock);
+}
+
+/**
  * prepage_window_open() - an app switch to @pm's address space begins
  * @pm:	the prepage state
  *
@@ -731,10 +883,10 @@ static void prepage_backoff(struct prepage_mm *pm,
  */
 int prepage_window_open(struct prepage_mm *pm)
 {
+	unsigned int i, deferred, starting = 0;
 	const struct prepage_ops *ops;
 	unsigned long budget;
 	bool restart = false;
-	unsigned int i;
 	int ret = 0;
 
 	if (mutex_lock_killable(&pm->lock))
@@ -781,7 +933,6 @@ int prepage_window_open(struct prepage_mm *pm)
 	pm->log_dropped = restart;
 	spin_unlock(&pm->log_lock);
 	pm->pid = prepage_owner_pid(pm->slot.mm);
-	trace_prepage_window_open(pm->slot.mm, pm->pid, restart);
 	prepage_stat_add(pm, PREPAGE_STAT_SWITCHES, 1);
 	/* A restarted window goes on with what is left of its budget. */
 	if (!restart) {
@@ -799,20 +950,28 @@ int prepage_window_open(struct prepage_mm *pm)
 	WRITE_ONCE(pm->last_prepage_ns, 0);
 	if (!restart)
 		prepage_backoff_open(pm);
-	/* Read before any prepager takes from it. */
-	budget = atomic_long_read(&pm->budget);
-	for_each_prepage_ops(ops, i) {
-		if (!pm->side[i] || !ops->start || !READ_ONCE(*ops->enabled) ||
-		    pm->backoff[i].out)
-			continue;
-		ops->start(pm);
-		/*
-		 * A restarted window is judged by its first start; a side
-		 * can bring in no more than the window's budget.
-		 */
-		if (!restart && ops->targets)
-			pm->backoff[i].targets = min(ops->targets(pm), budget);
-	}
+	/* Read before any prepager takes from it; none judges a restart. */
+	budget = restart ? 0 : atomic_long_read(&pm->budget);
+	for_each_prepage_ops(ops, i)
+		if (pm->side[i] && ops->start && READ_ONCE(*ops->enabled) &&
+		    !pm->backoff[i].out)
+			starting |= BIT(i);
+	deferred = prepage_lead_defer(pm, starting);
+	spin_lock(&pm->log_lock);
+	pm->deferred = deferred;
+	pm->reached = false;
+	spin_unlock(&pm->log_lock);
+	pm->deferred_budget = budget;
+	trace_prepage_window_open(pm->slot.mm, pm->pid, restart,
+				  deferred < PREPAGE_NR_SIDES ?
+				  prepage_backends[pm->lead]->name : "none");
+	for_each_prepage_ops(ops, i)
+		if ((starting & BIT(i)) && i != deferred)
+			prepage_side_start(pm, i, budget);
+	/* A lead with nothing to prepage does not make the other wait. */
+	if (deferred < PREPAGE_NR_SIDES &&
+	    !prepage_side_prepaging(pm, pm->lead))
+		prepage_deferred_start(pm);
 out:
 	mutex_unlock(&pm->lock);
 	return ret;
@@ -854,6 +1013,8 @@ void prepage_window_settle(struct prepage_mm *pm)
 	}
 	/* What the window learns is the app's, whoever settles it. */
 	prepage_charge_begin(mm, &charge);
+	/* Before a backend reorders the log. */
+	pm->lead = prepage_lead_learn(pm->log, pm->settle_nr, pm->lead);
 	for_each_prepage_ops(ops, i) {
 		if (!pm->side[i])
 			continue;
@@ -941,6 +1102,7 @@ int prepage_reset(struct prepage_mm *pm)
 		prepage_side_free(pm, ops);
 	}
 	memset(pm->backoff, 0, sizeof(pm->backoff));
+	pm->lead = PREPAGE_NR_SIDES;
 	mutex_unlock(&pm->lock);
 	return 0;
 }
@@ -1005,6 +1167,13 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 	spin_lock(&pm->log_lock);
 	if (!pm->logging)
 		goto out;
+	/* The app waits on the side that waits: start it now. */
+	if (pm->deferred < PREPAGE_NR_SIDES && !pm->reached &&
+	    kind == (pm->deferred == PREPAGE_SIDE_FILE ?
+		     PREPAGE_LOG_FILE_ADDED : PREPAGE_LOG_ANON_SWAPIN)) {
+		WRITE_ONCE(pm->reached, true);
+		queue_work(system_unbound_wq, &pm->lead_work);
+	}
 	if (pm->log_nr) {
 		e = &pm->log[pm->log_nr - 1];
 		if (e->key == key && e->kind == kind && index >= e->index &&

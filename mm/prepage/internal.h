@@ -223,9 +223,24 @@ struct prepage_backoff {
  *			the tables are reset or the state shut down
  * @backoff:		each backend's back-off, by &enum prepage_side;
  *			under @lock
- * @log_lock:		protects @logging, @log_nr, @log_dropped and the
- *			entries of @log
+ * @lead:		the side the app first waited on (brought pages in
+ *			itself) in the last window in which it waited on
+ *			both, &enum prepage_side; %PREPAGE_NR_SIDES if none
+ *			did yet. Under @lock
+ * @deferred:		the side whose prepagers wait, in the open window,
+ *			until those of @lead are done or the app waits on
+ *			it; %PREPAGE_NR_SIDES if none does. Written under
+ *			@lock and @log_lock
+ * @deferred_budget:	the window's budget when it opened, for the
+ *			back-off of @deferred once it starts; 0 if the
+ *			window was restarted (a restarted window is judged
+ *			by its first start)
+ * @lead_work:		starts @deferred's prepagers (prepage_lead_fn())
+ * @log_lock:		protects @logging, @reached, @log_nr, @log_dropped
+ *			and the entries of @log
  * @logging:		accesses of the app's tasks are logged
+ * @reached:		the app waited on @deferred's memory in the window:
+ *			@lead_work was queued to start its prepagers
  * @log_nr:		entries used in @log
  * @log_dropped:	accesses of the window were not logged (its log was
  *			full, or it was restarted): what looks unused in it
@@ -275,8 +290,13 @@ struct prepage_mm {
 	struct work_struct settle_work;
 	void *side[PREPAGE_NR_SIDES];
 	struct prepage_backoff backoff[PREPAGE_NR_SIDES];
+	u8 lead;
+	u8 deferred;
+	unsigned long deferred_budget;
+	struct work_struct lead_work;
 	spinlock_t log_lock;	/* protects the log, see above */
 	bool logging;
+	bool reached;
 	bool log_dropped;
 	unsigned int log_nr;
 	struct prepage_log_entry *log;
@@ -401,6 +421,8 @@ int prepage_register_ops(const struct prepage_ops *ops);
 
 /* Kilobytes one window may bring in; see prepage_budget_take(). */
 extern unsigned int prepage_max_switch_kbytes;
+/* Start the side the app waited on first before the other. */
+extern bool prepage_order_sides;
 
 struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm);
 struct prepage_mm *prepage_mm_enter(struct mm_struct *mm);
@@ -416,6 +438,8 @@ void prepage_prepagers_done(struct prepage_mm *pm);
 bool prepage_windows_open(void);
 void prepage_log(enum prepage_log_kind kind, const void *key,
 		 unsigned long index, unsigned long nr);
+unsigned int prepage_lead_learn(const struct prepage_log_entry *log,
+				unsigned int nr, unsigned int lead);
 int prepage_enable(void);
 void prepage_disable(void);
 

@@ -82,15 +82,19 @@ int prepage_show_state(struct seq_file *m, struct mm_struct *mm)
 {
 	struct prepage_mm *pm = prepage_proc_lock(mm);
 	bool switching = false, prepaging = false;
+	const char *lead = "none";
 
 	if (IS_ERR(pm))
 		return PTR_ERR(pm);
 	if (pm) {
 		switching = pm->state == PREPAGE_SWITCHING;
 		prepaging = prepage_prepaging(pm);
+		if (pm->lead < PREPAGE_NR_SIDES && prepage_backends[pm->lead])
+			lead = prepage_backends[pm->lead]->name;
 	}
 	seq_printf(m, "state %s\n", switching ? "switching" : "idle");
 	seq_printf(m, "prepaging %d\n", prepaging);
+	seq_printf(m, "lead %s\n", lead);
 	prepage_sizes_show(m, pm);
 	prepage_proc_unlock(pm);
 	return 0;

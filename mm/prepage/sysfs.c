@@ -130,10 +130,13 @@ ssize_t prepage_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 /* Kilobytes a window may bring in; 0 prepages nothing. */
 PREPAGE_KNOB(max_switch_kbytes, 0, UINT_MAX);
+/* Start the side the app waited on first before the other. */
+PREPAGE_SWITCH(order_sides);
 
 static struct attribute *prepage_attrs[] = {
 	&enabled_attr.attr,
 	&max_switch_kbytes_knob.attr.attr,
+	&order_sides_switch.attr.attr,
 	NULL,
 };
 

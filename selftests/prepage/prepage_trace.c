@@ -61,7 +61,7 @@ static bool field(const char *line, const char *key, char *val, size_t size)
 /*
  * The prepage events of process @pid in the instance's buffer, one per
  * line, as "EVENT KEY=VALUE..." with the fields the tests check: open
- * restart; close reason and counts; file ino, prepaged, reason; file
+ * restart and lead; close reason and counts; file ino, prepaged, reason; file
  * extent index, nr, added; file table index, nr; anon prepaged, reason;
  * anon batch pages, prepaged. The anon table events (a page each) are
  * counted: a run of N of them is one line "EVENT*N". Return: the number
@@ -72,7 +72,7 @@ static int events(const char *inst, pid_t pid, char *out, size_t size)
 	static const struct {
 		const char *name, *keys[MAX_KEYS];
 	} evs[] = {
-		{ "prepage_window_open:", { "restart" } },
+		{ "prepage_window_open:", { "restart", "lead" } },
 		{ "prepage_window_close:", { "reason", "file_prepaged",
 			"file_hit", "file_miss", "anon_prepaged", "anon_hit",
 			"anon_miss" } },
@@ -257,16 +257,16 @@ TEST_F(trace, windows)
 	 * target.
 	 */
 	snprintf(want, sizeof(want),
-		 "window_open restart=0\n"
+		 "window_open restart=0 lead=none\n"
 		 "file_extent ino=%s index=0 nr=1 added=1\n"
 		 "file_extent ino=%s index=0 nr=%d added=%d\n"
 		 "file_done ino=%s prepaged=%d reason=done\n"
 		 "window_close reason=restart file_prepaged=%d file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=0\n"
-		 "window_open restart=1\n"
+		 "window_open restart=1 lead=none\n"
 		 "file_extent ino=%s index=0 nr=1 added=0\n"
 		 "file_done ino=%s prepaged=%d reason=done\n"
 		 "window_close reason=end file_prepaged=%d file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=0\n"
-		 "window_open restart=0\n"
+		 "window_open restart=0 lead=none\n"
 		 "file_done ino=%s prepaged=0 reason=budget\n"
 		 "window_close reason=reset file_prepaged=0 file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=0",
 		 ino, ino, NR_PAGES, NR_PAGES - 1, ino, NR_PAGES, NR_PAGES,
@@ -346,7 +346,7 @@ TEST_F(trace, metadata_stride)
 		if (ret == 1)
 			SKIP(return, "the test file's pages cannot be dropped");
 		ASSERT_EQ(0, ret);
-		len = snprintf(want, sizeof(want), "window_open restart=0\n");
+		len = snprintf(want, sizeof(want), "window_open restart=0 lead=none\n");
 		for (i = 0; i <= 40; i += 20)
 			len += snprintf(want + len, sizeof(want) - len,
 					"file_extent ino=%s index=%d nr=1 added=1\n",
@@ -387,7 +387,7 @@ TEST_F(trace, metadata_resume)
 	if (ret == 1)
 		SKIP(return, "the test file's pages cannot be dropped");
 	ASSERT_EQ(0, ret);
-	len = snprintf(want, sizeof(want), "window_open restart=0\n");
+	len = snprintf(want, sizeof(want), "window_open restart=0 lead=none\n");
 	for (i = 0; i < NR_PAGES; i += 4)
 		len += snprintf(want + len, sizeof(want) - len,
 				"file_extent ino=%s index=%d nr=1 added=1\n",
@@ -420,7 +420,7 @@ TEST_F(trace, settle)
 			usleep(5000);
 	}
 	EXPECT_EQ(2, nr);
-	EXPECT_STREQ("window_open restart=0\n"
+	EXPECT_STREQ("window_open restart=0 lead=none\n"
 		     "window_close reason=end file_prepaged=0 file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=0",
 		     self->out);
 }
@@ -437,7 +437,7 @@ TEST_F(trace, exit)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, status);
 	EXPECT_EQ(2, events(self->inst, pid, self->out, sizeof(self->out)));
-	EXPECT_STREQ("window_open restart=0\n"
+	EXPECT_STREQ("window_open restart=0 lead=none\n"
 		     "window_close reason=exit file_prepaged=0 file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=0",
 		     self->out);
 }
@@ -477,12 +477,12 @@ TEST_F(trace, anon)
 	 */
 	EXPECT_EQ(6 + NR_PAGES + 4 + 1,
 		  events(self->inst, getpid(), self->out, sizeof(self->out)));
-	EXPECT_STREQ("window_open restart=0\n"
+	EXPECT_STREQ("window_open restart=0 lead=none\n"
 		     "window_close reason=end file_prepaged=0 file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=64\n"
-		     "window_open restart=0\n"
+		     "window_open restart=0 lead=none\n"
 		     "anon_promote*64\n"
 		     "window_close reason=end file_prepaged=0 file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=64\n"
-		     "window_open restart=0\n"
+		     "window_open restart=0 lead=none\n"
 		     "anon_batch nr_pages=16 prepaged=16\n"
 		     "anon_batch nr_pages=16 prepaged=16\n"
 		     "anon_batch nr_pages=16 prepaged=16\n"
@@ -491,6 +491,141 @@ TEST_F(trace, anon)
 		     "window_close reason=end file_prepaged=0 file_hit=0 file_miss=0 anon_prepaged=64 anon_hit=64 anon_miss=0",
 		     self->out);
 	munmap(buf, NR_PAGES * psz);
+}
+
+/*
+ * One switch of TEST(order): the app's pages are cold, a window opens,
+ * the app waits for its prepagers if @wait, then swaps the NR_PAGES
+ * pages of @anon in and reads those of file @fd, in the order @anon_first
+ * says, and the window ends.
+ */
+static int order_round(char *anon, int fd, bool anon_first, bool wait)
+{
+	char *page = malloc(psz);
+	int i, side, ret = -1;
+
+	if (!page || madvise(anon, NR_PAGES * psz, MADV_PAGEOUT) ||
+	    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) || ctl("start") ||
+	    (wait && wait_prepaged()))
+		goto out;
+	for (side = 0; side < 2; side++) {
+		for (i = 0; i < NR_PAGES; i++) {
+			if (side == !anon_first) {
+				if (anon[i * psz] != (char)(i + 1))
+					goto out;
+			} else if (pread(fd, page, psz, i * psz) != psz) {
+				goto out;
+			}
+		}
+	}
+	ret = ctl("end");
+out:
+	free(page);
+	return ret;
+}
+
+/*
+ * The side the app waited on first leads: its prepagers start when the
+ * window opens, those of the other side once they are done. In the two
+ * windows the app learns from, it swaps NR_PAGES anonymous pages in and
+ * reads the NR_PAGES pages of a file itself, one side first; then the
+ * file's table is loaded, and the third window prepages that side, then
+ * the other. With order_sides off, the two sides start at once.
+ */
+static void order_test(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(trace) *self, bool anon_first)
+{
+	char path[PATH_MAX], ino[32], line[PATH_MAX + 64], want[2048];
+	const char *lead = anon_first ? "anon" : "file";
+	char anon_done[512], file_done[256], closed[256], swaps[4096];
+	char *buf, *rest, *ev, *save, *p, *last;
+	int fd, i, round;
+
+	if (read_file("/proc/swaps", swaps, sizeof(swaps)) <= 0 ||
+	    !strchr(swaps, '\n') || !strchr(swaps, '\n')[1])
+		SKIP(return, "no swap: the anonymous prepagers need one");
+	fd = test_file(path, ino, sizeof(ino));
+	ASSERT_LE(0, fd);
+	if (all_cached(fd) && !unlink(path) && !close(fd))
+		SKIP(return, "the test file's pages cannot be dropped");
+	buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	madvise(buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
+	for (i = 0; i < NR_PAGES; i++)
+		buf[i * psz] = i + 1;
+	ASSERT_EQ(0, knob_set("batch_pages", NR_PAGES));
+	/* No readahead: the app adds every page it reads itself. */
+	ASSERT_EQ(0, posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM));
+	for (round = 0; round < 2; round++)
+		ASSERT_EQ(0, order_round(buf, fd, anon_first, false));
+	snprintf(line, sizeof(line), "%s 0:%ld\n", path, NR_PAGES * psz);
+	ASSERT_EQ(0, load(line));
+	ASSERT_EQ(0, order_round(buf, fd, anon_first, true));
+	ASSERT_EQ(0, knob_set("order_sides", 0));
+	ASSERT_EQ(0, order_round(buf, fd, anon_first, true));
+
+	snprintf(anon_done, sizeof(anon_done),
+		 "anon_batch nr_pages=%d prepaged=%d\n"
+		 "anon_done prepaged=%d reason=done\n",
+		 NR_PAGES, NR_PAGES, NR_PAGES);
+	snprintf(file_done, sizeof(file_done),
+		 "file_extent ino=%s index=0 nr=1 added=1\n"
+		 "file_extent ino=%s index=0 nr=%d added=%d\n"
+		 "file_done ino=%s prepaged=%d reason=done\n",
+		 ino, ino, NR_PAGES, NR_PAGES - 1, ino, NR_PAGES);
+	/*
+	 * The first window learns which side leads; at its end the swapped
+	 * in pages are candidates, promoted at the end of the second. The
+	 * third prepages the lead side, then the other.
+	 */
+	snprintf(closed, sizeof(closed),
+		 "window_close reason=end file_prepaged=%d file_hit=%d file_miss=0 anon_prepaged=%d anon_hit=%d anon_miss=0",
+		 NR_PAGES, NR_PAGES, NR_PAGES, NR_PAGES);
+	snprintf(want, sizeof(want),
+		 "window_open restart=0 lead=none\n"
+		 "window_close reason=end file_prepaged=0 file_hit=0 file_miss=%d anon_prepaged=0 anon_hit=0 anon_miss=%d\n"
+		 "window_open restart=0 lead=%s\n"
+		 "anon_promote*%d\n"
+		 "window_close reason=end file_prepaged=0 file_hit=0 file_miss=%d anon_prepaged=0 anon_hit=0 anon_miss=%d\n"
+		 "window_open restart=0 lead=%s\n"
+		 "%s%s%s\n"
+		 "window_open restart=0 lead=none\n",
+		 NR_PAGES, NR_PAGES, lead, NR_PAGES, NR_PAGES, NR_PAGES, lead,
+		 anon_first ? anon_done : file_done,
+		 anon_first ? file_done : anon_done, closed);
+	EXPECT_EQ(8 + NR_PAGES + 2 * 5,
+		  events(self->inst, getpid(), self->out, sizeof(self->out)));
+	EXPECT_EQ(0, strncmp(want, self->out, strlen(want)));
+	if (strncmp(want, self->out, strlen(want)))
+		TH_LOG("want:\n%s\ngot:\n%s", want, self->out);
+	/*
+	 * Unordered, the two sides' events interleave: each of them once,
+	 * then the close.
+	 */
+	rest = self->out + strnlen(self->out, strlen(want));
+	for (ev = strtok_r(strcat(anon_done, file_done), "\n", &save); ev;
+	     ev = strtok_r(NULL, "\n", &save)) {
+		p = strstr(rest, ev);
+		EXPECT_TRUE(p && p[strlen(ev)] == '\n' &&
+			    !strstr(p + 1, ev));
+	}
+	last = strrchr(self->out, '\n');
+	ASSERT_NE(NULL, last);
+	EXPECT_STREQ(closed, last + 1);
+	munmap(buf, NR_PAGES * psz);
+	close(fd);
+	unlink(path);
+}
+
+TEST_F(trace, order_anon_first)
+{
+	order_test(_metadata, self, true);
+}
+
+TEST_F(trace, order_file_first)
+{
+	order_test(_metadata, self, false);
 }
 
 /*

@@ -344,7 +344,7 @@ test_perf() {
 report_check() {
 	mm='mm=[0-9a-fx]*' n='[0-9][0-9]*'
 	file="$mm pid=$PID dev=$n:$n ino=$ino"
-	[ "$(grep -c "prepage_window_open: *$mm pid=$PID restart=0$" \
+	[ "$(grep -c "prepage_window_open: *$mm pid=$PID restart=0 lead=none$" \
 		"$WORK/report")" = 1 ] &&
 	[ "$(grep -c "prepage_file_extent: *$file index=$n nr=1 added=1$" \
 		"$WORK/report")" = 1 ] &&

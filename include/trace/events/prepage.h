@@ -114,27 +114,33 @@ PREPAGE_STOP_REASONS
  * @pid: the process that owns it
  * @restart: a window was open, and this one goes on with what was
  *	prepaged for it
+ * @lead: the side whose prepagers start first ("file" or "anon"), those
+ *	of the other side once they are done or the app waits on it;
+ *	"none" if the prepagers of every side start at once
  */
 TRACE_EVENT(prepage_window_open,
 
-	TP_PROTO(struct mm_struct *mm, pid_t pid, bool restart),
+	TP_PROTO(struct mm_struct *mm, pid_t pid, bool restart,
+		 const char *lead),
 
-	TP_ARGS(mm, pid, restart),
+	TP_ARGS(mm, pid, restart, lead),
 
 	TP_STRUCT__entry(
 		__field(const void *, mm)
 		__field(pid_t, pid)
 		__field(bool, restart)
+		__string(lead, lead)
 	),
 
 	TP_fast_assign(
 		__entry->mm = mm;
 		__entry->pid = pid;
 		__entry->restart = restart;
+		__assign_str(lead);
 	),
 
-	TP_printk("mm=%p pid=%d restart=%d",
-		__entry->mm, __entry->pid, __entry->restart)
+	TP_printk("mm=%p pid=%d restart=%d lead=%s",
+		__entry->mm, __entry->pid, __entry->restart, __get_str(lead))
 );
 
 /**

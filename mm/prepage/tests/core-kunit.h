@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * KUnit tests of the prepage core: the life cycle of the per address
- * space state, and the back-off. No case turns prepage on or off.
+ * space state, the back-off, and which side leads. No case turns
+ * prepage on or off.
  */
 
 #ifdef CONFIG_PREPAGE_KUNIT_TEST
@@ -254,10 +255,85 @@ static void prepage_test_backoff(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pm->backoff[PREPAGE_SIDE_FILE].level, 0);
 }
 
+/* A log entry of @kind for prepage_test_lead(); the pages do not matter. */
+#define LEAD_LOG(k)	{ .kind = PREPAGE_LOG_##k, .nr = 1 }
+
+/*
+ * prepage_lead_learn(): the side the app waited on first where it waited
+ * on both; accesses to resident file pages are no wait; a log with waits
+ * of one side, or none, keeps the lead it had. Then prepage_lead_defer():
+ * the other side waits only when the lead and it both start, and the
+ * sides are ordered.
+ */
+static void prepage_test_lead(struct kunit *test)
+{
+	static const struct prepage_log_entry one_wait[] = {
+		LEAD_LOG(ANON_SWAPIN),
+	};
+	/* A resident file page accessed first is no wait. */
+	static const struct prepage_log_entry waits[] = {
+		LEAD_LOG(FILE_ACCESS), LEAD_LOG(FILE_ADDED),
+		LEAD_LOG(FILE_ACCESS), LEAD_LOG(ANON_SWAPIN),
+		LEAD_LOG(FILE_ADDED),
+	};
+	static const struct prepage_log_entry anon_waits[] = {
+		LEAD_LOG(FILE_ACCESS), LEAD_LOG(ANON_SWAPIN),
+		LEAD_LOG(ANON_SWAPIN), LEAD_LOG(FILE_ACCESS),
+	};
+	static const struct prepage_log_entry anon_first[] = {
+		LEAD_LOG(FILE_ACCESS), LEAD_LOG(ANON_SWAPIN),
+		LEAD_LOG(FILE_ADDED), LEAD_LOG(ANON_SWAPIN),
+	};
+	const unsigned int both = BIT(PREPAGE_SIDE_FILE) |
+				  BIT(PREPAGE_SIDE_ANON);
+	struct prepage_mm *pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
+	bool order = prepage_order_sides;
+
+	KUNIT_ASSERT_NOT_NULL(test, pm);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, ARRAY_SIZE(waits),
+						 PREPAGE_NR_SIDES),
+			PREPAGE_SIDE_FILE);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_first,
+						 ARRAY_SIZE(anon_first),
+						 PREPAGE_SIDE_FILE),
+			PREPAGE_SIDE_ANON);
+	/* Waits of one side tell nothing of the order. */
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_waits,
+						 ARRAY_SIZE(anon_waits),
+						 PREPAGE_SIDE_FILE),
+			PREPAGE_SIDE_FILE);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(one_wait,
+						 ARRAY_SIZE(one_wait),
+						 PREPAGE_NR_SIDES),
+			PREPAGE_NR_SIDES);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, 1, PREPAGE_SIDE_ANON),
+			PREPAGE_SIDE_ANON);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(NULL, 0, PREPAGE_SIDE_ANON),
+			PREPAGE_SIDE_ANON);
+
+	prepage_order_sides = true;
+	pm->lead = PREPAGE_SIDE_ANON;
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), PREPAGE_SIDE_FILE);
+	pm->lead = PREPAGE_SIDE_FILE;
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), PREPAGE_SIDE_ANON);
+	/* One side starting, or no lead, or unordered: none waits. */
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, BIT(PREPAGE_SIDE_FILE)),
+			PREPAGE_NR_SIDES);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, BIT(PREPAGE_SIDE_ANON)),
+			PREPAGE_NR_SIDES);
+	pm->lead = PREPAGE_NR_SIDES;
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), PREPAGE_NR_SIDES);
+	pm->lead = PREPAGE_SIDE_FILE;
+	prepage_order_sides = false;
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), PREPAGE_NR_SIDES);
+	prepage_order_sides = order;
+}
+
 static struct kunit_case prepage_core_test_cases[] = {
 	KUNIT_CASE(prepage_test_window_lifecycle),
 	KUNIT_CASE(prepage_test_mm_enter),
 	KUNIT_CASE(prepage_test_backoff),
+	KUNIT_CASE(prepage_test_lead),
 	{},
 };
 
