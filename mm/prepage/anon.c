@@ -1065,22 +1065,13 @@ static bool anon_nomem(struct prepage_mm *pm)
 	       atomic_read(&anon_mm(pm)->cursor) < anon_mm(pm)->plan_nr;
 }
 
-/* A prepager is done with @pm's window; the last one says why. */
-static void anon_worker_done(struct prepage_mm *pm)
+/* The event of the last prepager of @pm's window: why they stopped. */
+static void anon_trace_done(struct prepage_mm *pm, bool nomem)
 {
 	unsigned long prepaged = 0;
 	enum prepage_stop_reason why;
 	unsigned int i;
-	bool nomem;
 
-	if (!atomic_dec_and_test(&anon_mm(pm)->prepaging))
-		return;
-	prepage_prepagers_done(pm);
-	nomem = anon_nomem(pm);
-	if (nomem)
-		prepage_nomem_stop(pm);
-	if (!trace_prepage_anon_done_enabled())
-		return;
 	/* No prepager runs, and the plan stays until the next stop. */
 	for (i = 0; i < anon_mm(pm)->plan_nr; i++)
 		prepaged += anon_mm(pm)->plan[i].prepaged;
@@ -1097,6 +1088,22 @@ static void anon_worker_done(struct prepage_mm *pm)
 			why = PREPAGE_STOP_DONE;
 	}
 	trace_prepage_anon_done(pm->slot.mm, pm->pid, prepaged, why);
+}
+
+/* A prepager is done with @pm's window; the last one says why. */
+static void anon_worker_done(struct prepage_mm *pm)
+{
+	bool nomem;
+
+	if (!atomic_dec_and_test(&anon_mm(pm)->prepaging))
+		return;
+	nomem = anon_nomem(pm);
+	if (nomem)
+		prepage_nomem_stop(pm);
+	/* Their event before what their being done starts. */
+	if (trace_prepage_anon_done_enabled())
+		anon_trace_done(pm, nomem);
+	prepage_prepagers_done(pm);
 }
 
 /*

@@ -17,7 +17,8 @@
  *
  * prepage_mm.log_lock is innermost: the access hooks take it in fault and
  * read paths, under any of the others, and nothing is taken under it but
- * the workqueue's own locks, to queue a state's lead work once a window.
+ * what queue_work() takes (the workqueue's and the scheduler's locks), to
+ * queue a state's lead work once a window.
  * The prepage threads never take prepage_mm.lock: every writer of what
  * they read (the tables, the plan) stops them and waits for them under
  * that lock first. So whoever holds it also waits for the prepage
@@ -309,9 +310,11 @@ bool prepage_prepaging(struct prepage_mm *pm)
  * prepage_prepagers_done() - the last prepager of a backend is done
  * @pm:	the prepage state
  *
- * Starts the prepagers of the side that waited for them, if one did;
- * else notes how long the window's prepagers took, once those of every
- * backend are done.
+ * Called by the last prepager of a backend of a window, or when the
+ * prepagers of the side that waited for the lead's were started. Starts
+ * those, if a side still waits (its lead work checks that the lead's
+ * prepagers are done); else notes how long the window's prepagers took,
+ * once those of every backend are done.
  */
 void prepage_prepagers_done(struct prepage_mm *pm)
 {
@@ -509,11 +512,11 @@ static void prepage_mm_unhash(struct prepage_mm *pm)
 /*
  * Stop logging and close @pm's window (caller holds @pm->lock), for
  * @reason. A window that closes while its prepagers are queued or
- * running, other than to restart, counts as a closed stop, unless it
- * counted as a budget, a pressure or a memory stop already: each window
- * is counted for one reason at most (but for a memory stop with one of
- * the other two, or a pressure stop racing the prepager that spends the
- * budget).
+ * running, or wait to start, other than to restart, counts as a closed
+ * stop, unless it counted as a budget, a pressure or a memory stop
+ * already: each window is counted for one reason at most (but for a
+ * memory stop with one of the other two, or a pressure stop racing the
+ * prepager that spends the budget).
  * Return: the number of entries the window logged.
  */
 static unsigned int __prepage_window_close(struct prepage_mm *pm,
@@ -744,35 +747,57 @@ static void prepage_backoff(struct prepage_mm *pm,
 	b->skip = (1U << b->level) - 1;
 }
 
+/* The side the app waits on in an access of @kind, or PREPAGE_NR_SIDES. */
+static unsigned int prepage_log_wait(unsigned int kind)
+{
+	if (kind == PREPAGE_LOG_FILE_ADDED)
+		return PREPAGE_SIDE_FILE;
+	if (kind == PREPAGE_LOG_ANON_SWAPIN)
+		return PREPAGE_SIDE_ANON;
+	return PREPAGE_NR_SIDES;
+}
+
 /**
- * prepage_lead_learn() - the side an app first waited on in a window
+ * prepage_lead_learn() - the side an app wants first, from a window's log
  * @log:	the window's access log, in the order the accesses happened
- * @nr:		its entries
+ * @nr:		its entries that tell the order: all of them if the sides
+ *		started at once; if one side waited for the other, those
+ *		logged until it started, the one that started it included
  * @lead:	the side learned before, &enum prepage_side, or
  *		%PREPAGE_NR_SIDES
+ * @ordered:	the side other than @lead waited for @lead's prepagers
  *
  * The app waits on a side where it brings pages in itself: file pages
- * it adds to the page cache, anonymous pages it swaps in. Where it
- * waited on both sides in the window, the side it waited on first leads
- * the next windows; else the window tells nothing of the order (the app
- * may have used the other side only where it was prepaged in time), and
- * @lead stays.
+ * it adds to the page cache, anonymous pages it swaps in. Where the two
+ * sides started at once and the app waited on both, the side it waited
+ * on first leads; a window in which it waited on one side only, or on
+ * none, tells nothing of the order (the other side may have been
+ * prepaged in time). Where the other side waited, what the app did
+ * before that side started tells: the other side leads if the app
+ * waited on it before any access of the lead's side that is logged (any
+ * file access for the file side, a swap-in for the anonymous side).
  *
  * Return: the side that leads from now on, or %PREPAGE_NR_SIDES.
  */
 unsigned int prepage_lead_learn(const struct prepage_log_entry *log,
-				unsigned int nr, unsigned int lead)
+				unsigned int nr, unsigned int lead,
+				bool ordered)
 {
 	unsigned int i, first = PREPAGE_NR_SIDES;
 
 	for (i = 0; i < nr; i++) {
-		unsigned int side;
+		unsigned int side = prepage_log_wait(log[i].kind);
 
-		if (log[i].kind == PREPAGE_LOG_FILE_ADDED)
-			side = PREPAGE_SIDE_FILE;
-		else if (log[i].kind == PREPAGE_LOG_ANON_SWAPIN)
-			side = PREPAGE_SIDE_ANON;
-		else
+		if (ordered) {
+			/* Only the anonymous side logs no access but waits. */
+			if (side == lead || (lead == PREPAGE_SIDE_FILE &&
+					     log[i].kind == PREPAGE_LOG_FILE_ACCESS))
+				return lead;
+			if (side < PREPAGE_NR_SIDES)
+				return side;
+			continue;
+		}
+		if (side == PREPAGE_NR_SIDES)
 			continue;
 		if (first == PREPAGE_NR_SIDES)
 			first = side;
@@ -801,33 +826,42 @@ static unsigned int prepage_lead_defer(struct prepage_mm *pm,
 }
 
 /*
- * Start the prepagers of backend @i for @pm's open window; @budget is the
- * window's budget when it opened, for the back-off, or 0 if this start
- * does not judge the side (a restarted window is judged by its first
- * start).
+ * Start the prepagers of backend @i for @pm's open window. The back-off
+ * judges a window by the targets of the side's first start in it (a
+ * restarted window by those of its first start).
  */
-static void prepage_side_start(struct prepage_mm *pm, unsigned int i,
-			       unsigned long budget)
+static void prepage_side_start(struct prepage_mm *pm, unsigned int i)
 {
 	const struct prepage_ops *ops = prepage_backends[i];
+	struct prepage_backoff *b = &pm->backoff[i];
 
 	lockdep_assert_held(&pm->lock);
 	ops->start(pm);
 	/* A side can bring in no more than the window's budget. */
-	if (budget && ops->targets)
-		pm->backoff[i].targets = min(ops->targets(pm), budget);
+	if (!b->targets && ops->targets)
+		b->targets = min(ops->targets(pm), pm->window_budget);
 }
 
-/* Start the prepagers of the side that waits in @pm's open window. */
-static void prepage_deferred_start(struct prepage_mm *pm)
+/*
+ * Start the prepagers of the side that waits in @pm's open window, as
+ * @why says: the lead's are "done", or the app "reached" it. Unless it
+ * was turned off since the window opened.
+ */
+static void prepage_deferred_start(struct prepage_mm *pm, const char *why)
 {
 	unsigned int i = pm->deferred;
 
 	lockdep_assert_held(&pm->lock);
 	spin_lock(&pm->log_lock);
 	pm->deferred = PREPAGE_NR_SIDES;
+	/* The accesses from here on do not tell which side goes first. */
+	pm->lead_nr = min(pm->lead_nr, pm->log_nr);
 	spin_unlock(&pm->log_lock);
-	prepage_side_start(pm, i, pm->deferred_budget);
+	if (!READ_ONCE(*prepage_backends[i]->enabled))
+		return;
+	trace_prepage_side_start(pm->slot.mm, pm->pid,
+				 prepage_backends[i]->name, why);
+	prepage_side_start(pm, i);
 	/* It may have had nothing to prepage either. */
 	prepage_prepagers_done(pm);
 }
@@ -854,7 +888,7 @@ static void prepage_lead_fn(struct work_struct *work)
 	if (!mmget_not_zero(mm))
 		goto out;
 	prepage_charge_begin(mm, &charge);
-	prepage_deferred_start(pm);
+	prepage_deferred_start(pm, READ_ONCE(pm->reached) ? "reached" : "done");
 	prepage_charge_end(&charge);
 	mmput_async(mm);
 out:
@@ -867,14 +901,17 @@ out:
  *
  * Opens the accounting window: from now on the app's accesses are logged,
  * the file prepagers start reading the target tables and the anonymous
- * prepagers start swapping the target pages in. The caller holds a user
- * of the address space.
+ * prepagers start swapping the target pages in: both at once, or, if
+ * the app is known to want one side first (prepage_lead_learn()), that
+ * side's, and the other's once they are done or the app waits on that
+ * side. The caller holds a user of the address space.
  * A start while a window is open restarts it: the log of the window so
  * far is neither counted nor learned from (the accessed bits its
  * accesses set count in the new window), but what was prepaged for it
  * is carried over and the prepagers go on with the same plan: the new
  * window wants the same pages, within the budget of the window it
- * restarts. As the new log lacks the accesses before the restart, no
+ * restarts; a side that still waited for the lead's prepagers waits on.
+ * As the new log lacks the accesses before the restart, no
  * prepaged file page leaves the target at the new end (anonymous use is
  * read from the accessed bits, which span the restart).
  *
@@ -883,10 +920,9 @@ out:
  */
 int prepage_window_open(struct prepage_mm *pm)
 {
-	unsigned int i, deferred, starting = 0;
+	unsigned int i, deferred, waiting, starting = 0;
+	bool restart = false, reached;
 	const struct prepage_ops *ops;
-	unsigned long budget;
-	bool restart = false;
 	int ret = 0;
 
 	if (mutex_lock_killable(&pm->lock))
@@ -917,6 +953,9 @@ int prepage_window_open(struct prepage_mm *pm)
 		if (ret)
 			goto out;
 	}
+	/* A restart goes on with the side that still waits, if one does. */
+	waiting = pm->deferred;
+	reached = pm->reached;
 	if (pm->state == PREPAGE_SWITCHING) {
 		prepage_window_closed(pm, PREPAGE_CLOSE_RESTART,
 				      __prepage_window_close(pm,
@@ -927,11 +966,6 @@ int prepage_window_open(struct prepage_mm *pm)
 	pm->state = PREPAGE_SWITCHING;
 	pm->window_start = ktime_get_ns();
 	atomic_inc(&prepage_nr_switching);
-	spin_lock(&pm->log_lock);
-	pm->logging = true;
-	/* A restarted window's log lacks the accesses before the restart. */
-	pm->log_dropped = restart;
-	spin_unlock(&pm->log_lock);
 	pm->pid = prepage_owner_pid(pm->slot.mm);
 	prepage_stat_add(pm, PREPAGE_STAT_SWITCHES, 1);
 	/* A restarted window goes on with what is left of its budget. */
@@ -948,30 +982,49 @@ int prepage_window_open(struct prepage_mm *pm)
 		pm->window_stat[i] = prepage_stat_read(pm, i);
 	pm->prepage_start = ktime_get_ns();
 	WRITE_ONCE(pm->last_prepage_ns, 0);
-	if (!restart)
+	if (!restart) {
 		prepage_backoff_open(pm);
-	/* Read before any prepager takes from it; none judges a restart. */
-	budget = restart ? 0 : atomic_long_read(&pm->budget);
+		/* Read before any prepager takes from it. */
+		pm->window_budget = atomic_long_read(&pm->budget);
+	}
 	for_each_prepage_ops(ops, i)
 		if (pm->side[i] && ops->start && READ_ONCE(*ops->enabled) &&
 		    !pm->backoff[i].out)
 			starting |= BIT(i);
 	deferred = prepage_lead_defer(pm, starting);
+	if (restart && (waiting >= PREPAGE_NR_SIDES || deferred != waiting)) {
+		deferred = PREPAGE_NR_SIDES;
+		reached = false;
+	}
 	spin_lock(&pm->log_lock);
+	pm->logging = true;
+	/* A restarted window's log lacks the accesses before the restart. */
+	pm->log_dropped = restart;
 	pm->deferred = deferred;
-	pm->reached = false;
+	/* Its lead work, if queued, starts the side that waits. */
+	pm->reached = restart && reached;
+	/* Nor does it tell which side the app waited on first. */
+	pm->lead_nr = restart ? 0 : UINT_MAX;
+	pm->lead_ordered = deferred < PREPAGE_NR_SIDES;
 	spin_unlock(&pm->log_lock);
-	pm->deferred_budget = budget;
 	trace_prepage_window_open(pm->slot.mm, pm->pid, restart,
 				  deferred < PREPAGE_NR_SIDES ?
 				  prepage_backends[pm->lead]->name : "none");
 	for_each_prepage_ops(ops, i)
 		if ((starting & BIT(i)) && i != deferred)
-			prepage_side_start(pm, i, budget);
-	/* A lead with nothing to prepage does not make the other wait. */
+			prepage_side_start(pm, i);
+	/*
+	 * A lead with nothing to prepage does not make the other wait; the
+	 * window then teaches the lead as an unordered one.
+	 */
 	if (deferred < PREPAGE_NR_SIDES &&
-	    !prepage_side_prepaging(pm, pm->lead))
-		prepage_deferred_start(pm);
+	    !prepage_side_prepaging(pm, pm->lead)) {
+		prepage_deferred_start(pm, "done");
+		spin_lock(&pm->log_lock);
+		pm->lead_nr = restart ? 0 : UINT_MAX;
+		pm->lead_ordered = false;
+		spin_unlock(&pm->log_lock);
+	}
 out:
 	mutex_unlock(&pm->lock);
 	return ret;
@@ -1014,7 +1067,8 @@ void prepage_window_settle(struct prepage_mm *pm)
 	/* What the window learns is the app's, whoever settles it. */
 	prepage_charge_begin(mm, &charge);
 	/* Before a backend reorders the log. */
-	pm->lead = prepage_lead_learn(pm->log, pm->settle_nr, pm->lead);
+	pm->lead = prepage_lead_learn(pm->log, min(pm->settle_nr, pm->lead_nr),
+				      pm->lead, pm->lead_ordered);
 	for_each_prepage_ops(ops, i) {
 		if (!pm->side[i])
 			continue;
@@ -1172,6 +1226,8 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 	    kind == (pm->deferred == PREPAGE_SIDE_FILE ?
 		     PREPAGE_LOG_FILE_ADDED : PREPAGE_LOG_ANON_SWAPIN)) {
 		WRITE_ONCE(pm->reached, true);
+		/* This wait is the last access that tells the order. */
+		pm->lead_nr = min(pm->lead_nr, pm->log_nr + 1);
 		queue_work(system_unbound_wq, &pm->lead_work);
 	}
 	if (pm->log_nr) {

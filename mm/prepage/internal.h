@@ -56,8 +56,9 @@ enum prepage_state {
  *				had brought in max_switch_kbytes
  * @PREPAGE_STAT_CLOSED_STOPS:	windows that closed (end, reset, exit,
  *				prepage disabled; not a restart) while their
- *				prepagers were queued or running, and had not
- *				stopped for the budget or for memory
+ *				prepagers were queued or running, or waited
+ *				to start, and had not stopped for the budget
+ *				or for memory
  * @PREPAGE_STAT_NOMEM_STOPS:	windows whose prepaging stopped for want of
  *				memory for the engine's own bookkeeping (to
  *				plan the window or to record what it
@@ -230,17 +231,27 @@ struct prepage_backoff {
  * @deferred:		the side whose prepagers wait, in the open window,
  *			until those of @lead are done or the app waits on
  *			it; %PREPAGE_NR_SIDES if none does. Written under
- *			@lock and @log_lock
- * @deferred_budget:	the window's budget when it opened, for the
- *			back-off of @deferred once it starts; 0 if the
- *			window was restarted (a restarted window is judged
- *			by its first start)
- * @lead_work:		starts @deferred's prepagers (prepage_lead_fn())
- * @log_lock:		protects @logging, @reached, @log_nr, @log_dropped
- *			and the entries of @log
+ *			@lock and @log_lock; read without a lock by the
+ *			prepagers, to queue @lead_work
+ * @window_budget:	the window's budget when it opened (first, if it
+ *			was restarted), for the back-off
+ * @lead_work:		starts @deferred's prepagers (prepage_lead_fn()).
+ *			It holds no reference: it is queued only in a
+ *			window, by a prepager (every close stops them
+ *			first) or by an access hook under @log_lock while
+ *			@logging is set, and prepage_mm_shutdown() cancels
+ *			it once the state is unhashed and its window closed
+ * @log_lock:		protects @logging, @reached, @lead_ordered, @lead_nr,
+ *			@log_nr, @log_dropped and the entries of @log
  * @logging:		accesses of the app's tasks are logged
  * @reached:		the app waited on @deferred's memory in the window:
  *			@lead_work was queued to start its prepagers
+ * @lead_ordered:	the window's @deferred waited for @lead (see
+ *			prepage_lead_learn())
+ * @lead_nr:		entries of @log that tell which side the app wants
+ *			first: those logged until @deferred started, the
+ *			wait that started it included; all of them (UINT_MAX)
+ *			if no side waited, none in a restarted window
  * @log_nr:		entries used in @log
  * @log_dropped:	accesses of the window were not logged (its log was
  *			full, or it was restarted): what looks unused in it
@@ -292,11 +303,13 @@ struct prepage_mm {
 	struct prepage_backoff backoff[PREPAGE_NR_SIDES];
 	u8 lead;
 	u8 deferred;
-	unsigned long deferred_budget;
+	unsigned long window_budget;
 	struct work_struct lead_work;
 	spinlock_t log_lock;	/* protects the log, see above */
 	bool logging;
 	bool reached;
+	bool lead_ordered;
+	unsigned int lead_nr;
 	bool log_dropped;
 	unsigned int log_nr;
 	struct prepage_log_entry *log;
@@ -439,7 +452,8 @@ bool prepage_windows_open(void);
 void prepage_log(enum prepage_log_kind kind, const void *key,
 		 unsigned long index, unsigned long nr);
 unsigned int prepage_lead_learn(const struct prepage_log_entry *log,
-				unsigned int nr, unsigned int lead);
+				unsigned int nr, unsigned int lead,
+				bool ordered);
 int prepage_enable(void);
 void prepage_disable(void);
 

@@ -61,7 +61,7 @@ static bool field(const char *line, const char *key, char *val, size_t size)
 /*
  * The prepage events of process @pid in the instance's buffer, one per
  * line, as "EVENT KEY=VALUE..." with the fields the tests check: open
- * restart and lead; close reason and counts; file ino, prepaged, reason; file
+ * restart and lead; side start side and why; close reason and counts; file ino, prepaged, reason; file
  * extent index, nr, added; file table index, nr; anon prepaged, reason;
  * anon batch pages, prepaged. The anon table events (a page each) are
  * counted: a run of N of them is one line "EVENT*N". Return: the number
@@ -73,6 +73,7 @@ static int events(const char *inst, pid_t pid, char *out, size_t size)
 		const char *name, *keys[MAX_KEYS];
 	} evs[] = {
 		{ "prepage_window_open:", { "restart", "lead" } },
+		{ "prepage_side_start:", { "side", "why" } },
 		{ "prepage_window_close:", { "reason", "file_prepaged",
 			"file_hit", "file_miss", "anon_prepaged", "anon_hit",
 			"anon_miss" } },
@@ -530,19 +531,20 @@ out:
  * windows the app learns from, it swaps NR_PAGES anonymous pages in and
  * reads the NR_PAGES pages of a file itself, one side first; then the
  * file's table is loaded, and the third window prepages that side, then
- * the other. With order_sides off, the two sides start at once.
+ * the other. With order_sides off, the two sides start at once; the lead
+ * is kept, and a reset forgets it.
  */
 static void order_test(struct __test_metadata *_metadata,
 		       FIXTURE_DATA(trace) *self, bool anon_first)
 {
 	char path[PATH_MAX], ino[32], line[PATH_MAX + 64], want[2048];
 	const char *lead = anon_first ? "anon" : "file";
-	char anon_done[512], file_done[256], closed[256], swaps[4096];
+	char anon_done[512], file_done[256], closed[256], state[512];
+	const char *other = anon_first ? "file" : "anon";
 	char *buf, *rest, *ev, *save, *p, *last;
 	int fd, i, round;
 
-	if (read_file("/proc/swaps", swaps, sizeof(swaps)) <= 0 ||
-	    !strchr(swaps, '\n') || !strchr(swaps, '\n')[1])
+	if (!have_swap())
 		SKIP(return, "no swap: the anonymous prepagers need one");
 	fd = test_file(path, ino, sizeof(ino));
 	ASSERT_LE(0, fd);
@@ -564,6 +566,13 @@ static void order_test(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, order_round(buf, fd, anon_first, true));
 	ASSERT_EQ(0, knob_set("order_sides", 0));
 	ASSERT_EQ(0, order_round(buf, fd, anon_first, true));
+	/* The lead is kept with the sides unordered, and reset forgets it. */
+	ASSERT_LT(0, read_file("/proc/self/prepage", state, sizeof(state)));
+	snprintf(line, sizeof(line), "\nlead %s\n", lead);
+	EXPECT_NE(NULL, strstr(state, line));
+	ASSERT_EQ(0, ctl("reset"));
+	ASSERT_LT(0, read_file("/proc/self/prepage", state, sizeof(state)));
+	EXPECT_NE(NULL, strstr(state, "\nlead none\n"));
 
 	snprintf(anon_done, sizeof(anon_done),
 		 "anon_batch nr_pages=%d prepaged=%d\n"
@@ -576,7 +585,8 @@ static void order_test(struct __test_metadata *_metadata,
 		 ino, ino, NR_PAGES, NR_PAGES - 1, ino, NR_PAGES);
 	/*
 	 * The first window learns which side leads; at its end the swapped
-	 * in pages are candidates, promoted at the end of the second. The
+	 * in pages are candidates, promoted at the end of the second, whose
+	 * lead has nothing to prepage: the other side starts at once. The
 	 * third prepages the lead side, then the other.
 	 */
 	snprintf(closed, sizeof(closed),
@@ -586,22 +596,23 @@ static void order_test(struct __test_metadata *_metadata,
 		 "window_open restart=0 lead=none\n"
 		 "window_close reason=end file_prepaged=0 file_hit=0 file_miss=%d anon_prepaged=0 anon_hit=0 anon_miss=%d\n"
 		 "window_open restart=0 lead=%s\n"
+		 "side_start side=%s why=done\n"
 		 "anon_promote*%d\n"
 		 "window_close reason=end file_prepaged=0 file_hit=0 file_miss=%d anon_prepaged=0 anon_hit=0 anon_miss=%d\n"
 		 "window_open restart=0 lead=%s\n"
-		 "%s%s%s\n"
+		 "%sside_start side=%s why=done\n%s%s\n"
 		 "window_open restart=0 lead=none\n",
-		 NR_PAGES, NR_PAGES, lead, NR_PAGES, NR_PAGES, NR_PAGES, lead,
-		 anon_first ? anon_done : file_done,
+		 NR_PAGES, NR_PAGES, lead, other, NR_PAGES, NR_PAGES, NR_PAGES,
+		 lead, anon_first ? anon_done : file_done, other,
 		 anon_first ? file_done : anon_done, closed);
-	EXPECT_EQ(8 + NR_PAGES + 2 * 5,
+	EXPECT_EQ(8 + 2 + NR_PAGES + 2 * 5,
 		  events(self->inst, getpid(), self->out, sizeof(self->out)));
 	EXPECT_EQ(0, strncmp(want, self->out, strlen(want)));
 	if (strncmp(want, self->out, strlen(want)))
 		TH_LOG("want:\n%s\ngot:\n%s", want, self->out);
 	/*
 	 * Unordered, the two sides' events interleave: each of them once,
-	 * then the close.
+	 * then the close. The reset, with no window open, fires none.
 	 */
 	rest = self->out + strnlen(self->out, strlen(want));
 	for (ev = strtok_r(strcat(anon_done, file_done), "\n", &save); ev;

@@ -115,8 +115,9 @@ PREPAGE_STOP_REASONS
  * @restart: a window was open, and this one goes on with what was
  *	prepaged for it
  * @lead: the side whose prepagers start first ("file" or "anon"), those
- *	of the other side once they are done or the app waits on it;
- *	"none" if the prepagers of every side start at once
+ *	of the other side once they are done or the app waits on it (see
+ *	prepage_side_start); "none" if the prepagers of every side start
+ *	at once
  */
 TRACE_EVENT(prepage_window_open,
 
@@ -141,6 +142,40 @@ TRACE_EVENT(prepage_window_open,
 
 	TP_printk("mm=%p pid=%d restart=%d lead=%s",
 		__entry->mm, __entry->pid, __entry->restart, __get_str(lead))
+);
+
+/**
+ * prepage_side_start - the side that waited for the lead's prepagers of a
+ * window starts its own
+ * @mm: the app's address space, printed hashed; only an identity
+ * @pid: the process that owns it
+ * @side: the side that waited, "file" or "anon"
+ * @why: "done": the lead side's prepagers are done (or had nothing to
+ *	do); "reached": the app waited on the side's memory first
+ */
+TRACE_EVENT(prepage_side_start,
+
+	TP_PROTO(struct mm_struct *mm, pid_t pid, const char *side,
+		 const char *why),
+
+	TP_ARGS(mm, pid, side, why),
+
+	TP_STRUCT__entry(
+		__field(const void *, mm)
+		__field(pid_t, pid)
+		__string(side, side)
+		__string(why, why)
+	),
+
+	TP_fast_assign(
+		__entry->mm = mm;
+		__entry->pid = pid;
+		__assign_str(side);
+		__assign_str(why);
+	),
+
+	TP_printk("mm=%p pid=%d side=%s why=%s",
+		__entry->mm, __entry->pid, __get_str(side), __get_str(why))
 );
 
 /**

@@ -259,11 +259,13 @@ static void prepage_test_backoff(struct kunit *test)
 #define LEAD_LOG(k)	{ .kind = PREPAGE_LOG_##k, .nr = 1 }
 
 /*
- * prepage_lead_learn(): the side the app waited on first where it waited
- * on both; accesses to resident file pages are no wait; a log with waits
- * of one side, or none, keeps the lead it had. Then prepage_lead_defer():
- * the other side waits only when the lead and it both start, and the
- * sides are ordered.
+ * prepage_lead_learn(), the sides started at once: the side the app
+ * waited on first where it waited on both; accesses to resident file
+ * pages are no wait; a log with waits of one side, or none, keeps the
+ * lead it had. One side waiting for the other: a wait on it before any
+ * logged access of the lead's side makes it lead. Then
+ * prepage_lead_defer(): the other side waits only when the lead and it
+ * both start, and the sides are ordered.
  */
 static void prepage_test_lead(struct kunit *test)
 {
@@ -281,51 +283,62 @@ static void prepage_test_lead(struct kunit *test)
 		LEAD_LOG(ANON_SWAPIN), LEAD_LOG(FILE_ACCESS),
 	};
 	static const struct prepage_log_entry anon_first[] = {
-		LEAD_LOG(FILE_ACCESS), LEAD_LOG(ANON_SWAPIN),
+		LEAD_LOG(ANON_SWAPIN), LEAD_LOG(FILE_ACCESS),
 		LEAD_LOG(FILE_ADDED), LEAD_LOG(ANON_SWAPIN),
 	};
 	const unsigned int both = BIT(PREPAGE_SIDE_FILE) |
 				  BIT(PREPAGE_SIDE_ANON);
 	struct prepage_mm *pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
+	const unsigned int file = PREPAGE_SIDE_FILE, anon = PREPAGE_SIDE_ANON;
+	const unsigned int none = PREPAGE_NR_SIDES;
 	bool order = prepage_order_sides;
 
 	KUNIT_ASSERT_NOT_NULL(test, pm);
+	/* Started at once. */
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, ARRAY_SIZE(waits),
-						 PREPAGE_NR_SIDES),
-			PREPAGE_SIDE_FILE);
+						 none, false), file);
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_first,
 						 ARRAY_SIZE(anon_first),
-						 PREPAGE_SIDE_FILE),
-			PREPAGE_SIDE_ANON);
-	/* Waits of one side tell nothing of the order. */
+						 file, false), anon);
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_waits,
 						 ARRAY_SIZE(anon_waits),
-						 PREPAGE_SIDE_FILE),
-			PREPAGE_SIDE_FILE);
+						 file, false), file);
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(one_wait,
 						 ARRAY_SIZE(one_wait),
-						 PREPAGE_NR_SIDES),
-			PREPAGE_NR_SIDES);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, 1, PREPAGE_SIDE_ANON),
-			PREPAGE_SIDE_ANON);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(NULL, 0, PREPAGE_SIDE_ANON),
-			PREPAGE_SIDE_ANON);
+						 none, false), none);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, 1, anon, false),
+			anon);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(NULL, 0, anon, false), anon);
+
+	/* Ordered: what came before the waiting side started. */
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_waits,
+						 ARRAY_SIZE(anon_waits),
+						 file, true), file);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_first, 1, file, true),
+			anon);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(one_wait, 1, anon, true),
+			anon);
+	/* The file side's resident accesses are no wait, nor anon's. */
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_waits, 1, anon, true),
+			anon);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, 2, anon, true), file);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, ARRAY_SIZE(waits),
+						 file, true), file);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(NULL, 0, file, true), file);
 
 	prepage_order_sides = true;
-	pm->lead = PREPAGE_SIDE_ANON;
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), PREPAGE_SIDE_FILE);
-	pm->lead = PREPAGE_SIDE_FILE;
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), PREPAGE_SIDE_ANON);
+	pm->lead = anon;
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), file);
+	pm->lead = file;
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), anon);
 	/* One side starting, or no lead, or unordered: none waits. */
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, BIT(PREPAGE_SIDE_FILE)),
-			PREPAGE_NR_SIDES);
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, BIT(PREPAGE_SIDE_ANON)),
-			PREPAGE_NR_SIDES);
-	pm->lead = PREPAGE_NR_SIDES;
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), PREPAGE_NR_SIDES);
-	pm->lead = PREPAGE_SIDE_FILE;
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, BIT(file)), none);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, BIT(anon)), none);
+	pm->lead = none;
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), none);
+	pm->lead = file;
 	prepage_order_sides = false;
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), PREPAGE_NR_SIDES);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), none);
 	prepage_order_sides = order;
 }
 
