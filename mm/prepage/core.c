@@ -761,49 +761,59 @@ static unsigned int prepage_log_wait(unsigned int kind)
  * prepage_lead_learn() - the side an app wants first, from a window's log
  * @log:	the window's access log, in the order the accesses happened
  * @nr:		its entries that tell the order: all of them if the sides
- *		started at once; if one side waited for the other, those
- *		logged until it started, the one that started it included
+ *		started at once; if one side waited and the app reached it,
+ *		those logged until it did
  * @lead:	the side learned before, &enum prepage_side, or
  *		%PREPAGE_NR_SIDES
- * @ordered:	the side other than @lead waited for @lead's prepagers
+ * @reached:	the side other than @lead waited for @lead's prepagers,
+ *		and the app reached it: it waited on %PREPAGE_REACH_PAGES
+ *		of its pages
  *
  * The app waits on a side where it brings pages in itself: file pages
  * it adds to the page cache, anonymous pages it swaps in. Where the two
- * sides started at once and the app waited on both, the side it waited
- * on first leads; a window in which it waited on one side only, or on
- * none, tells nothing of the order (the other side may have been
- * prepaged in time). Where the other side waited, what the app did
- * before that side started tells: the other side leads if the app
- * waited on it before any access of the lead's side that is logged (any
- * file access for the file side, a swap-in for the anonymous side).
+ * sides started at once and the app waited on both, the side whose
+ * waits come earlier in the log, on average, leads: a few incidental
+ * waits at the start of a window (a stack page, a library page) do not
+ * decide. A window in which it waited on one side only, or on none,
+ * tells nothing of the order (the other side may have been prepaged in
+ * time). Where the other side waited and the app reached it, the other
+ * side leads if no access of the lead's side that is logged (any file
+ * access for the file side, a swap-in for the anonymous side) came
+ * before.
  *
  * Return: the side that leads from now on, or %PREPAGE_NR_SIDES.
  */
 unsigned int prepage_lead_learn(const struct prepage_log_entry *log,
 				unsigned int nr, unsigned int lead,
-				bool ordered)
+				bool reached)
 {
-	unsigned int i, first = PREPAGE_NR_SIDES;
+	u64 sum[PREPAGE_NR_SIDES] = {}, cnt[PREPAGE_NR_SIDES] = {};
+	unsigned int i;
 
+	BUILD_BUG_ON(PREPAGE_NR_SIDES != 2);
 	for (i = 0; i < nr; i++) {
 		unsigned int side = prepage_log_wait(log[i].kind);
 
-		if (ordered) {
-			/* Only the anonymous side logs no access but waits. */
-			if (side == lead || (lead == PREPAGE_SIDE_FILE &&
-					     log[i].kind == PREPAGE_LOG_FILE_ACCESS))
-				return lead;
-			if (side < PREPAGE_NR_SIDES)
-				return side;
-			continue;
+		if (reached && (side == lead ||
+				(lead == PREPAGE_SIDE_FILE &&
+				 log[i].kind == PREPAGE_LOG_FILE_ACCESS)))
+			return lead;
+		if (side < PREPAGE_NR_SIDES) {
+			sum[side] += i;
+			cnt[side]++;
 		}
-		if (side == PREPAGE_NR_SIDES)
-			continue;
-		if (first == PREPAGE_NR_SIDES)
-			first = side;
-		else if (side != first)
-			return first;
 	}
+	if (reached)
+		return nr ? !lead : lead;
+	if (!cnt[PREPAGE_SIDE_FILE] || !cnt[PREPAGE_SIDE_ANON])
+		return lead;
+	/* Earlier on average: sum / cnt, compared without a division. */
+	if (sum[PREPAGE_SIDE_FILE] * cnt[PREPAGE_SIDE_ANON] <
+	    sum[PREPAGE_SIDE_ANON] * cnt[PREPAGE_SIDE_FILE])
+		return PREPAGE_SIDE_FILE;
+	if (sum[PREPAGE_SIDE_ANON] * cnt[PREPAGE_SIDE_FILE] <
+	    sum[PREPAGE_SIDE_FILE] * cnt[PREPAGE_SIDE_ANON])
+		return PREPAGE_SIDE_ANON;
 	return lead;
 }
 
@@ -1003,6 +1013,8 @@ int prepage_window_open(struct prepage_mm *pm)
 	pm->deferred = deferred;
 	/* Its lead work, if queued, starts the side that waits. */
 	pm->reached = restart && reached;
+	if (!pm->reached)
+		pm->reach_pages = 0;
 	/* Nor does it tell which side the app waited on first. */
 	pm->lead_nr = restart ? 0 : UINT_MAX;
 	pm->lead_ordered = deferred < PREPAGE_NR_SIDES;
@@ -1066,9 +1078,14 @@ void prepage_window_settle(struct prepage_mm *pm)
 	}
 	/* What the window learns is the app's, whoever settles it. */
 	prepage_charge_begin(mm, &charge);
-	/* Before a backend reorders the log. */
-	pm->lead = prepage_lead_learn(pm->log, min(pm->settle_nr, pm->lead_nr),
-				      pm->lead, pm->lead_ordered);
+	/*
+	 * Before a backend reorders the log. A window whose side waited
+	 * until the lead's were done tells nothing of the order.
+	 */
+	if (!pm->lead_ordered || pm->reached)
+		pm->lead = prepage_lead_learn(pm->log,
+					      min(pm->settle_nr, pm->lead_nr),
+					      pm->lead, pm->lead_ordered);
 	for_each_prepage_ops(ops, i) {
 		if (!pm->side[i])
 			continue;
@@ -1221,14 +1238,17 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 	spin_lock(&pm->log_lock);
 	if (!pm->logging)
 		goto out;
-	/* The app waits on the side that waits: start it now. */
+	/* The app waits on the side that waits: start it once it is into it. */
 	if (pm->deferred < PREPAGE_NR_SIDES && !pm->reached &&
 	    kind == (pm->deferred == PREPAGE_SIDE_FILE ?
 		     PREPAGE_LOG_FILE_ADDED : PREPAGE_LOG_ANON_SWAPIN)) {
-		WRITE_ONCE(pm->reached, true);
-		/* This wait is the last access that tells the order. */
-		pm->lead_nr = min(pm->lead_nr, pm->log_nr + 1);
-		queue_work(system_unbound_wq, &pm->lead_work);
+		pm->reach_pages += min_t(unsigned long, nr, PREPAGE_REACH_PAGES);
+		if (pm->reach_pages >= PREPAGE_REACH_PAGES) {
+			WRITE_ONCE(pm->reached, true);
+			/* This wait is the last access that tells the order. */
+			pm->lead_nr = min(pm->lead_nr, pm->log_nr + 1);
+			queue_work(system_unbound_wq, &pm->lead_work);
+		}
 	}
 	if (pm->log_nr) {
 		e = &pm->log[pm->log_nr - 1];

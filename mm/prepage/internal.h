@@ -144,6 +144,13 @@ struct prepage_log_entry {
 /* Entries in the access log of one window; adjacent runs share one. */
 #define PREPAGE_LOG_ENTRIES	4096
 
+/*
+ * Pages of the side that waits for the lead's prepagers that the app
+ * waits on before that side starts anyway: a few are incidental (a
+ * stack page, a buffer), this many mean the app is into that side.
+ */
+#define PREPAGE_REACH_PAGES	16
+
 /**
  * enum prepage_side - the backends: what kind of memory each prepages
  * @PREPAGE_SIDE_FILE:	file pages, in the page cache (file.c)
@@ -241,17 +248,22 @@ struct prepage_backoff {
  *			first) or by an access hook under @log_lock while
  *			@logging is set, and prepage_mm_shutdown() cancels
  *			it once the state is unhashed and its window closed
- * @log_lock:		protects @logging, @reached, @lead_ordered, @lead_nr,
- *			@log_nr, @log_dropped and the entries of @log
+ * @log_lock:		protects @logging, @reached, @reach_pages,
+ *			@lead_ordered, @lead_nr, @log_nr, @log_dropped and
+ *			the entries of @log
  * @logging:		accesses of the app's tasks are logged
- * @reached:		the app waited on @deferred's memory in the window:
- *			@lead_work was queued to start its prepagers
- * @lead_ordered:	the window's @deferred waited for @lead (see
+ * @reached:		the app reached @deferred in the window: it waited on
+ *			%PREPAGE_REACH_PAGES of its pages, and @lead_work
+ *			was queued to start its prepagers
+ * @reach_pages:	pages of @deferred the app waited on in the window,
+ *			until it reached it
+ * @lead_ordered:	a side of the window waited for @lead (see
  *			prepage_lead_learn())
  * @lead_nr:		entries of @log that tell which side the app wants
  *			first: those logged until @deferred started, the
- *			wait that started it included; all of them (UINT_MAX)
- *			if no side waited, none in a restarted window
+ *			wait that reached it included; all of them
+ *			(UINT_MAX) if no side waited, none in a restarted
+ *			window
  * @log_nr:		entries used in @log
  * @log_dropped:	accesses of the window were not logged (its log was
  *			full, or it was restarted): what looks unused in it
@@ -308,6 +320,7 @@ struct prepage_mm {
 	spinlock_t log_lock;	/* protects the log, see above */
 	bool logging;
 	bool reached;
+	unsigned int reach_pages;
 	bool lead_ordered;
 	unsigned int lead_nr;
 	bool log_dropped;
@@ -453,7 +466,7 @@ void prepage_log(enum prepage_log_kind kind, const void *key,
 		 unsigned long index, unsigned long nr);
 unsigned int prepage_lead_learn(const struct prepage_log_entry *log,
 				unsigned int nr, unsigned int lead,
-				bool ordered);
+				bool reached);
 int prepage_enable(void);
 void prepage_disable(void);
 

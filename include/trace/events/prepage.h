@@ -151,7 +151,8 @@ TRACE_EVENT(prepage_window_open,
  * @pid: the process that owns it
  * @side: the side that waited, "file" or "anon"
  * @why: "done": the lead side's prepagers are done (or had nothing to
- *	do); "reached": the app waited on the side's memory first
+ *	do); "reached": the app waited on 16 pages of the side
+ *	first (PREPAGE_REACH_PAGES)
  */
 TRACE_EVENT(prepage_side_start,
 

@@ -259,11 +259,12 @@ static void prepage_test_backoff(struct kunit *test)
 #define LEAD_LOG(k)	{ .kind = PREPAGE_LOG_##k, .nr = 1 }
 
 /*
- * prepage_lead_learn(), the sides started at once: the side the app
- * waited on first where it waited on both; accesses to resident file
- * pages are no wait; a log with waits of one side, or none, keeps the
- * lead it had. One side waiting for the other: a wait on it before any
- * logged access of the lead's side makes it lead. Then
+ * prepage_lead_learn(), the sides started at once: the side whose waits
+ * come earlier on average, where the app waited on both (accesses to
+ * resident file pages are no wait; a few incidental waits first do not
+ * decide; a tie keeps the lead); a log with waits of one side, or none,
+ * keeps the lead it had. One side waited, and the app reached it: it
+ * leads unless a logged access of the lead's side came first. Then
  * prepage_lead_defer(): the other side waits only when the lead and it
  * both start, and the sides are ordered.
  */
@@ -286,6 +287,16 @@ static void prepage_test_lead(struct kunit *test)
 		LEAD_LOG(ANON_SWAPIN), LEAD_LOG(FILE_ACCESS),
 		LEAD_LOG(FILE_ADDED), LEAD_LOG(ANON_SWAPIN),
 	};
+	static const struct prepage_log_entry incidental[] = {
+		LEAD_LOG(ANON_SWAPIN), LEAD_LOG(FILE_ADDED),
+		LEAD_LOG(FILE_ADDED), LEAD_LOG(FILE_ADDED),
+		LEAD_LOG(ANON_SWAPIN), LEAD_LOG(ANON_SWAPIN),
+		LEAD_LOG(ANON_SWAPIN),
+	};
+	static const struct prepage_log_entry tie[] = {
+		LEAD_LOG(ANON_SWAPIN), LEAD_LOG(FILE_ADDED),
+		LEAD_LOG(FILE_ADDED), LEAD_LOG(ANON_SWAPIN),
+	};
 	const unsigned int both = BIT(PREPAGE_SIDE_FILE) |
 				  BIT(PREPAGE_SIDE_ANON);
 	struct prepage_mm *pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
@@ -300,30 +311,32 @@ static void prepage_test_lead(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_first,
 						 ARRAY_SIZE(anon_first),
 						 file, false), anon);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(incidental,
+						 ARRAY_SIZE(incidental),
+						 anon, false), file);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(tie, ARRAY_SIZE(tie),
+						 anon, false), anon);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(tie, ARRAY_SIZE(tie),
+						 file, false), file);
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_waits,
 						 ARRAY_SIZE(anon_waits),
 						 file, false), file);
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(one_wait,
 						 ARRAY_SIZE(one_wait),
 						 none, false), none);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, 1, anon, false),
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, 2, anon, false),
 			anon);
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(NULL, 0, anon, false), anon);
 
-	/* Ordered: what came before the waiting side started. */
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_waits,
-						 ARRAY_SIZE(anon_waits),
-						 file, true), file);
+	/* Reached: what came before the app reached the side that waited. */
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_waits, 2, file, true),
+			file);
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_first, 1, file, true),
 			anon);
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(one_wait, 1, anon, true),
 			anon);
-	/* The file side's resident accesses are no wait, nor anon's. */
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_waits, 1, anon, true),
-			anon);
+	/* A resident file page is no access the anonymous side logs. */
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, 2, anon, true), file);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, ARRAY_SIZE(waits),
-						 file, true), file);
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(NULL, 0, file, true), file);
 
 	prepage_order_sides = true;
