@@ -1079,6 +1079,32 @@ static void read_keys(struct app *a, const char *file, const char **keys,
 	}
 }
 
+/*
+ * The side the engine starts first for @a ("lead" in /proc/<pid>/prepage):
+ * 'f' file, 'a' anonymous, 0 none or not known.
+ */
+static int app_lead(struct app *a)
+{
+	char path[64], buf[4096], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/prepage", a->pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strstr(buf, "\nlead ");
+	if (!p)
+		return 0;
+	return !strncmp(p + 6, "file", 4) ? 'f' :
+	       !strncmp(p + 6, "anon", 4) ? 'a' : 0;
+}
+
 static void read_stat(struct app *a, uint64_t *val)
 {
 	read_keys(a, "prepage_stat", stat_keys, val);
@@ -1925,7 +1951,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		}
 	}
 	for (i = 0; i < opt.apps; i++) {
-		int k;
+		int k, lead;
 
 		read_stat(&apps[i], val);
 		printf("APPSTAT mode=%s trial=%d%s app=%d", name, trial,
@@ -1937,7 +1963,8 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		for (k = 0; table_keys[k]; k++)
 			printf(" %s=%llu", table_keys[k],
 			       (unsigned long long)val[k]);
-		printf("\n");
+		lead = app_lead(&apps[i]);
+		printf(" lead_file=%d lead_anon=%d\n", lead == 'f', lead == 'a');
 	}
 	tlb1 = tlb_ipis();
 	printf("MODE mode=%s trial=%d%s%s balloon_mb=%ld avail_mb=%ld prepager_cpu_ms=%.1f replay_cpu_ms=%.1f kswapd_cpu_ms=%.1f tlb_ipis=%lld wall_ms=%.1f bad=%ld\n",

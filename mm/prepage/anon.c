@@ -1242,9 +1242,11 @@ out:
 
 /**
  * prepage_anon_start() - start prepaging the anonymous target
- * @pm:	the prepage state; its lock is held and a window just opened
+ * @pm:	the prepage state; its lock is held and a window is open
+ *
+ * Return: whether the first prepager, which plans the window, was queued.
  */
-static void prepage_anon_start(struct prepage_mm *pm)
+static bool prepage_anon_start(struct prepage_mm *pm)
 {
 	lockdep_assert_held(&pm->lock);
 
@@ -1252,12 +1254,15 @@ static void prepage_anon_start(struct prepage_mm *pm)
 	atomic_set(&anon_mm(pm)->cursor, 0);
 	if (!anon_mm(pm)->table || !anon_mm(pm)->table->nr_targets ||
 	    !prepage_nr_anon_workers)
-		return;
+		return false;
 	atomic_inc(&anon_mm(pm)->prepaging);
 	/* Not pending: every window's prepagers are stopped first. */
 	if (WARN_ON_ONCE(!kthread_queue_work(prepage_anon_workers[0],
-					     &anon_mm(pm)->work[0].work)))
+					     &anon_mm(pm)->work[0].work))) {
 		anon_worker_done(pm);
+		return false;
+	}
+	return true;
 }
 
 /**

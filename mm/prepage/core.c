@@ -531,7 +531,7 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 	pm->stop_reason = prepage_stop_reason_of(reason);
 	/* A side still waiting for the lead's prepagers does not start. */
 	spin_lock(&pm->log_lock);
-	pm->deferred = PREPAGE_NR_SIDES;
+	WRITE_ONCE(pm->deferred, PREPAGE_NR_SIDES);
 	spin_unlock(&pm->log_lock);
 	for_each_prepage_ops(ops, i)
 		if (pm->side[i] && ops->stop)
@@ -757,79 +757,56 @@ static unsigned int prepage_log_wait(unsigned int kind)
 	return PREPAGE_NR_SIDES;
 }
 
-/**
- * prepage_lead_learn() - the side an app wants first, from a window's log
- * @log:	the window's access log, in the order the accesses happened
- * @nr:		its entries that tell the order: all of them if the sides
- *		started at once; if one side waited and the app reached it,
- *		those logged until it did
- * @lead:	the side learned before, &enum prepage_side, or
- *		%PREPAGE_NR_SIDES
- * @reached:	the side other than @lead waited for @lead's prepagers,
- *		and the app reached it: it waited on %PREPAGE_REACH_PAGES
- *		of its pages
- *
- * The app waits on a side where it brings pages in itself: file pages
- * it adds to the page cache, anonymous pages it swaps in. Where the two
- * sides started at once and the app waited on both, the side whose
- * waits come earlier in the log, on average, leads: a few incidental
- * waits at the start of a window (a stack page, a library page) do not
- * decide. A window in which it waited on one side only, or on none,
- * tells nothing of the order (the other side may have been prepaged in
- * time). Where the other side waited and the app reached it, the other
- * side leads if no access of the lead's side that is logged (any file
- * access for the file side, a swap-in for the anonymous side) came
- * before.
- *
- * Return: the side that leads from now on, or %PREPAGE_NR_SIDES.
+/*
+ * The side an app wants first, from the log of a window that tells (see
+ * prepage_window_settle()): @nr entries in the order the accesses
+ * happened. The app waits on a side where it brings pages in itself:
+ * file pages it adds to the page cache, anonymous pages it swaps in.
+ * Where it waited on both sides, the side whose waits come earlier in
+ * the log, on average, leads: a few incidental waits at the start of a
+ * switch (a stack page, a buffer) do not decide, and a tie keeps @lead.
+ * A window in which it waited on one side only, or on none, tells
+ * nothing of the order (the other side may have been prepaged in time):
+ * @lead, the side learned before (&enum prepage_side, or
+ * PREPAGE_NR_SIDES), stays. Return: the side that leads from now on.
  */
-unsigned int prepage_lead_learn(const struct prepage_log_entry *log,
-				unsigned int nr, unsigned int lead,
-				bool reached)
+static unsigned int prepage_lead_learn(const struct prepage_log_entry *log,
+				       unsigned int nr, unsigned int lead)
 {
 	u64 sum[PREPAGE_NR_SIDES] = {}, cnt[PREPAGE_NR_SIDES] = {};
+	const unsigned int file = PREPAGE_SIDE_FILE, anon = PREPAGE_SIDE_ANON;
 	unsigned int i;
 
 	BUILD_BUG_ON(PREPAGE_NR_SIDES != 2);
 	for (i = 0; i < nr; i++) {
 		unsigned int side = prepage_log_wait(log[i].kind);
 
-		if (reached && (side == lead ||
-				(lead == PREPAGE_SIDE_FILE &&
-				 log[i].kind == PREPAGE_LOG_FILE_ACCESS)))
-			return lead;
 		if (side < PREPAGE_NR_SIDES) {
 			sum[side] += i;
 			cnt[side]++;
 		}
 	}
-	if (reached)
-		return nr ? !lead : lead;
-	if (!cnt[PREPAGE_SIDE_FILE] || !cnt[PREPAGE_SIDE_ANON])
+	if (!cnt[file] || !cnt[anon])
 		return lead;
 	/* Earlier on average: sum / cnt, compared without a division. */
-	if (sum[PREPAGE_SIDE_FILE] * cnt[PREPAGE_SIDE_ANON] <
-	    sum[PREPAGE_SIDE_ANON] * cnt[PREPAGE_SIDE_FILE])
-		return PREPAGE_SIDE_FILE;
-	if (sum[PREPAGE_SIDE_ANON] * cnt[PREPAGE_SIDE_FILE] <
-	    sum[PREPAGE_SIDE_FILE] * cnt[PREPAGE_SIDE_ANON])
-		return PREPAGE_SIDE_ANON;
+	if (sum[file] * cnt[anon] < sum[anon] * cnt[file])
+		return file;
+	if (sum[anon] * cnt[file] < sum[file] * cnt[anon])
+		return anon;
 	return lead;
 }
 
 /*
- * The side of @pm's window whose prepagers wait for those of its lead
- * side, of the sides in @starting (a bit each), or PREPAGE_NR_SIDES:
- * when the lead and another side are to start, and the sides are ordered.
- * There are two sides: the other is the one that waits.
+ * The side whose prepagers wait for those of side @lead, of the sides in
+ * @starting (a bit each), if the sides are ordered (@order); else
+ * PREPAGE_NR_SIDES. There are two sides: when both start and @lead is
+ * one, the other waits.
  */
-static unsigned int prepage_lead_defer(struct prepage_mm *pm,
-				       unsigned int starting)
+static unsigned int prepage_lead_defer(unsigned int lead,
+				       unsigned int starting, bool order)
 {
-	unsigned int lead = pm->lead;
-
 	BUILD_BUG_ON(PREPAGE_NR_SIDES != 2);
-	if (!READ_ONCE(prepage_order_sides) || lead >= PREPAGE_NR_SIDES ||
+	if (!order || lead >= PREPAGE_NR_SIDES ||
 	    starting != GENMASK(PREPAGE_NR_SIDES - 1, 0))
 		return PREPAGE_NR_SIDES;
 	return !lead;
@@ -838,18 +815,21 @@ static unsigned int prepage_lead_defer(struct prepage_mm *pm,
 /*
  * Start the prepagers of backend @i for @pm's open window. The back-off
  * judges a window by the targets of the side's first start in it (a
- * restarted window by those of its first start).
+ * restarted window by those of its first start). Return: whether a
+ * prepager was queued.
  */
-static void prepage_side_start(struct prepage_mm *pm, unsigned int i)
+static bool prepage_side_start(struct prepage_mm *pm, unsigned int i)
 {
 	const struct prepage_ops *ops = prepage_backends[i];
 	struct prepage_backoff *b = &pm->backoff[i];
+	bool queued;
 
 	lockdep_assert_held(&pm->lock);
-	ops->start(pm);
+	queued = ops->start(pm);
 	/* A side can bring in no more than the window's budget. */
 	if (!b->targets && ops->targets)
 		b->targets = min(ops->targets(pm), pm->window_budget);
+	return queued;
 }
 
 /*
@@ -863,15 +843,13 @@ static void prepage_deferred_start(struct prepage_mm *pm, const char *why)
 
 	lockdep_assert_held(&pm->lock);
 	spin_lock(&pm->log_lock);
-	pm->deferred = PREPAGE_NR_SIDES;
-	/* The accesses from here on do not tell which side goes first. */
-	pm->lead_nr = min(pm->lead_nr, pm->log_nr);
+	WRITE_ONCE(pm->deferred, PREPAGE_NR_SIDES);
 	spin_unlock(&pm->log_lock);
-	if (!READ_ONCE(*prepage_backends[i]->enabled))
-		return;
-	trace_prepage_side_start(pm->slot.mm, pm->pid,
-				 prepage_backends[i]->name, why);
-	prepage_side_start(pm, i);
+	if (READ_ONCE(*prepage_backends[i]->enabled)) {
+		trace_prepage_side_start(pm->slot.mm, pm->pid,
+					 prepage_backends[i]->name, why);
+		prepage_side_start(pm, i);
+	}
 	/* It may have had nothing to prepage either. */
 	prepage_prepagers_done(pm);
 }
@@ -965,7 +943,6 @@ int prepage_window_open(struct prepage_mm *pm)
 	}
 	/* A restart goes on with the side that still waits, if one does. */
 	waiting = pm->deferred;
-	reached = pm->reached;
 	if (pm->state == PREPAGE_SWITCHING) {
 		prepage_window_closed(pm, PREPAGE_CLOSE_RESTART,
 				      __prepage_window_close(pm,
@@ -973,6 +950,8 @@ int prepage_window_open(struct prepage_mm *pm)
 		prepage_stat_add(pm, PREPAGE_STAT_RESTARTS, 1);
 		restart = true;
 	}
+	/* Read once the close stopped the hooks from counting waits. */
+	reached = pm->reached;
 	pm->state = PREPAGE_SWITCHING;
 	pm->window_start = ktime_get_ns();
 	atomic_inc(&prepage_nr_switching);
@@ -1001,7 +980,8 @@ int prepage_window_open(struct prepage_mm *pm)
 		if (pm->side[i] && ops->start && READ_ONCE(*ops->enabled) &&
 		    !pm->backoff[i].out)
 			starting |= BIT(i);
-	deferred = prepage_lead_defer(pm, starting);
+	deferred = prepage_lead_defer(pm->lead, starting,
+				      READ_ONCE(prepage_order_sides));
 	if (restart && (waiting >= PREPAGE_NR_SIDES || deferred != waiting)) {
 		deferred = PREPAGE_NR_SIDES;
 		reached = false;
@@ -1010,33 +990,30 @@ int prepage_window_open(struct prepage_mm *pm)
 	pm->logging = true;
 	/* A restarted window's log lacks the accesses before the restart. */
 	pm->log_dropped = restart;
-	pm->deferred = deferred;
-	/* Its lead work, if queued, starts the side that waits. */
-	pm->reached = restart && reached;
-	if (!pm->reached)
+	WRITE_ONCE(pm->deferred, deferred);
+	/* The same switch: its lead work, if queued, starts the side. */
+	if (!restart || deferred >= PREPAGE_NR_SIDES) {
+		reached = false;
 		pm->reach_pages = 0;
-	/* Nor does it tell which side the app waited on first. */
-	pm->lead_nr = restart ? 0 : UINT_MAX;
+	}
+	WRITE_ONCE(pm->reached, reached);
 	pm->lead_ordered = deferred < PREPAGE_NR_SIDES;
 	spin_unlock(&pm->log_lock);
 	trace_prepage_window_open(pm->slot.mm, pm->pid, restart,
 				  deferred < PREPAGE_NR_SIDES ?
 				  prepage_backends[pm->lead]->name : "none");
 	for_each_prepage_ops(ops, i)
-		if ((starting & BIT(i)) && i != deferred)
-			prepage_side_start(pm, i);
-	/*
-	 * A lead with nothing to prepage does not make the other wait; the
-	 * window then teaches the lead as an unordered one.
-	 */
-	if (deferred < PREPAGE_NR_SIDES &&
-	    !prepage_side_prepaging(pm, pm->lead)) {
-		prepage_deferred_start(pm, "done");
-		spin_lock(&pm->log_lock);
-		pm->lead_nr = restart ? 0 : UINT_MAX;
-		pm->lead_ordered = false;
-		spin_unlock(&pm->log_lock);
-	}
+		if ((starting & BIT(i)) && i != deferred &&
+		    !prepage_side_start(pm, i) && i == pm->lead &&
+		    deferred < PREPAGE_NR_SIDES) {
+			/*
+			 * A lead with nothing to prepage does not make the
+			 * other wait; the window then teaches as one whose
+			 * sides started at once.
+			 */
+			prepage_deferred_start(pm, "done");
+			pm->lead_ordered = false;
+		}
 out:
 	mutex_unlock(&pm->lock);
 	return ret;
@@ -1079,13 +1056,12 @@ void prepage_window_settle(struct prepage_mm *pm)
 	/* What the window learns is the app's, whoever settles it. */
 	prepage_charge_begin(mm, &charge);
 	/*
-	 * Before a backend reorders the log. A window whose side waited
-	 * until the lead's were done tells nothing of the order.
+	 * Before a backend reorders the log. A window tells which side the
+	 * app wants first if its sides started at once, or if the app
+	 * reached the side that waited; not if its log lacks accesses.
 	 */
-	if (!pm->lead_ordered || pm->reached)
-		pm->lead = prepage_lead_learn(pm->log,
-					      min(pm->settle_nr, pm->lead_nr),
-					      pm->lead, pm->lead_ordered);
+	if (!pm->log_dropped && (!pm->lead_ordered || pm->reached))
+		pm->lead = prepage_lead_learn(pm->log, pm->settle_nr, pm->lead);
 	for_each_prepage_ops(ops, i) {
 		if (!pm->side[i])
 			continue;
@@ -1245,8 +1221,6 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 		pm->reach_pages += min_t(unsigned long, nr, PREPAGE_REACH_PAGES);
 		if (pm->reach_pages >= PREPAGE_REACH_PAGES) {
 			WRITE_ONCE(pm->reached, true);
-			/* This wait is the last access that tells the order. */
-			pm->lead_nr = min(pm->lead_nr, pm->log_nr + 1);
 			queue_work(system_unbound_wq, &pm->lead_work);
 		}
 	}

@@ -1237,19 +1237,22 @@ static bool prepage_file_plan(struct prepage_mm *pm)
 
 /**
  * prepage_file_start() - start prepaging the target tables
- * @pm:	the prepage state; its lock is held and a window just opened
+ * @pm:	the prepage state; its lock is held and a window is open
+ *
+ * Return: whether a file's work was queued.
  */
-static void prepage_file_start(struct prepage_mm *pm)
+static bool prepage_file_start(struct prepage_mm *pm)
 {
 	struct prepage_file_mm *fm = prepage_file_mm(pm);
 	struct prepage_file *f;
+	bool queued = false;
 
 	lockdep_assert_held(&pm->lock);
 
 	WRITE_ONCE(fm->stop, 0);
 	if (!prepage_file_plan(pm)) {
 		prepage_nomem_stop(pm);
-		return;
+		return false;
 	}
 	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
 		if (!f->plan.nr)
@@ -1261,7 +1264,10 @@ static void prepage_file_start(struct prepage_mm *pm)
 		/* Not pending: every window's prepagers are stopped first. */
 		if (WARN_ON_ONCE(!kthread_queue_work(f->worker, &f->work)))
 			prepage_file_worker_done(pm);
+		else
+			queued = true;
 	}
+	return queued;
 }
 
 /**

@@ -231,13 +231,14 @@ struct prepage_backoff {
  *			the tables are reset or the state shut down
  * @backoff:		each backend's back-off, by &enum prepage_side;
  *			under @lock
- * @lead:		the side the app first waited on (brought pages in
- *			itself) in the last window in which it waited on
- *			both, &enum prepage_side; %PREPAGE_NR_SIDES if none
- *			did yet. Under @lock
+ * @lead:		the side the app wants first: whose waits (pages it
+ *			brought in itself) came earlier in the last window
+ *			that told (prepage_lead_learn()), &enum
+ *			prepage_side; %PREPAGE_NR_SIDES if none did yet.
+ *			Under @lock
  * @deferred:		the side whose prepagers wait, in the open window,
- *			until those of @lead are done or the app waits on
- *			it; %PREPAGE_NR_SIDES if none does. Written under
+ *			until those of @lead are done or the app reaches it;
+ *			%PREPAGE_NR_SIDES if none does. Written under
  *			@lock and @log_lock; read without a lock by the
  *			prepagers, to queue @lead_work
  * @window_budget:	the window's budget when it opened (first, if it
@@ -248,22 +249,18 @@ struct prepage_backoff {
  *			first) or by an access hook under @log_lock while
  *			@logging is set, and prepage_mm_shutdown() cancels
  *			it once the state is unhashed and its window closed
- * @log_lock:		protects @logging, @reached, @reach_pages,
- *			@lead_ordered, @lead_nr, @log_nr, @log_dropped and
- *			the entries of @log
+ * @log_lock:		protects @logging, @reached, @reach_pages, @log_nr,
+ *			@log_dropped and the entries of @log
  * @logging:		accesses of the app's tasks are logged
  * @reached:		the app reached @deferred in the window: it waited on
  *			%PREPAGE_REACH_PAGES of its pages, and @lead_work
  *			was queued to start its prepagers
  * @reach_pages:	pages of @deferred the app waited on in the window,
  *			until it reached it
- * @lead_ordered:	a side of the window waited for @lead (see
- *			prepage_lead_learn())
- * @lead_nr:		entries of @log that tell which side the app wants
- *			first: those logged until @deferred started, the
- *			wait that reached it included; all of them
- *			(UINT_MAX) if no side waited, none in a restarted
- *			window
+ * @lead_ordered:	a side of the window waited for @lead's prepagers,
+ *			which had something to prepage: then the window tells
+ *			which side the app wants first only if the app
+ *			reached that side. Under @lock
  * @log_nr:		entries used in @log
  * @log_dropped:	accesses of the window were not logged (its log was
  *			full, or it was restarted): what looks unused in it
@@ -322,7 +319,6 @@ struct prepage_mm {
 	bool reached;
 	unsigned int reach_pages;
 	bool lead_ordered;
-	unsigned int lead_nr;
 	bool log_dropped;
 	unsigned int log_nr;
 	struct prepage_log_entry *log;
@@ -365,8 +361,9 @@ struct prepage_mm {
  * @state_new:		allocate its state for @pm, or return NULL
  * @state_free:		free its state of @pm and everything it holds (the
  *			tables, the plan); its prepagers are stopped
- * @start:		a window opened (or restarted): start its
- *			prepagers
+ * @start:		a window opened (or restarted), or the side's turn
+ *			came: start its prepagers. Return: whether it
+ *			queued one
  * @stop:		stop its prepagers and wait for them
  * @prepaging:		whether any of its prepagers is queued or running
  * @window_close:	a window ended: count it and learn from the log,
@@ -412,7 +409,7 @@ struct prepage_ops {
 	void (*workers_exit)(void);
 	void *(*state_new)(struct prepage_mm *pm);
 	void (*state_free)(struct prepage_mm *pm);
-	void (*start)(struct prepage_mm *pm);
+	bool (*start)(struct prepage_mm *pm);
 	void (*stop)(struct prepage_mm *pm);
 	bool (*prepaging)(struct prepage_mm *pm);
 	void (*window_close)(struct prepage_mm *pm,
@@ -464,9 +461,6 @@ void prepage_prepagers_done(struct prepage_mm *pm);
 bool prepage_windows_open(void);
 void prepage_log(enum prepage_log_kind kind, const void *key,
 		 unsigned long index, unsigned long nr);
-unsigned int prepage_lead_learn(const struct prepage_log_entry *log,
-				unsigned int nr, unsigned int lead,
-				bool reached);
 int prepage_enable(void);
 void prepage_disable(void);
 

@@ -259,14 +259,12 @@ static void prepage_test_backoff(struct kunit *test)
 #define LEAD_LOG(k)	{ .kind = PREPAGE_LOG_##k, .nr = 1 }
 
 /*
- * prepage_lead_learn(), the sides started at once: the side whose waits
- * come earlier on average, where the app waited on both (accesses to
- * resident file pages are no wait; a few incidental waits first do not
- * decide; a tie keeps the lead); a log with waits of one side, or none,
- * keeps the lead it had. One side waited, and the app reached it: it
- * leads unless a logged access of the lead's side came first. Then
- * prepage_lead_defer(): the other side waits only when the lead and it
- * both start, and the sides are ordered.
+ * prepage_lead_learn(): the side whose waits come earlier on average,
+ * where the app waited on both (accesses to resident file pages are no
+ * wait; a few incidental waits first do not decide; a tie keeps the
+ * lead); a log with waits of one side, or none, keeps the lead it had.
+ * Then prepage_lead_defer(): the other side waits only when the lead
+ * and it both start, and the sides are ordered.
  */
 static void prepage_test_lead(struct kunit *test)
 {
@@ -297,62 +295,39 @@ static void prepage_test_lead(struct kunit *test)
 		LEAD_LOG(ANON_SWAPIN), LEAD_LOG(FILE_ADDED),
 		LEAD_LOG(FILE_ADDED), LEAD_LOG(ANON_SWAPIN),
 	};
-	const unsigned int both = BIT(PREPAGE_SIDE_FILE) |
-				  BIT(PREPAGE_SIDE_ANON);
-	struct prepage_mm *pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
 	const unsigned int file = PREPAGE_SIDE_FILE, anon = PREPAGE_SIDE_ANON;
 	const unsigned int none = PREPAGE_NR_SIDES;
-	bool order = prepage_order_sides;
+	const unsigned int both = BIT(file) | BIT(anon);
 
-	KUNIT_ASSERT_NOT_NULL(test, pm);
-	/* Started at once. */
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, ARRAY_SIZE(waits),
-						 none, false), file);
+						 none), file);
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_first,
-						 ARRAY_SIZE(anon_first),
-						 file, false), anon);
+						 ARRAY_SIZE(anon_first), file),
+			anon);
 	KUNIT_EXPECT_EQ(test, prepage_lead_learn(incidental,
-						 ARRAY_SIZE(incidental),
-						 anon, false), file);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(tie, ARRAY_SIZE(tie),
-						 anon, false), anon);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(tie, ARRAY_SIZE(tie),
-						 file, false), file);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_waits,
-						 ARRAY_SIZE(anon_waits),
-						 file, false), file);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(one_wait,
-						 ARRAY_SIZE(one_wait),
-						 none, false), none);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, 2, anon, false),
-			anon);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(NULL, 0, anon, false), anon);
-
-	/* Reached: what came before the app reached the side that waited. */
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_waits, 2, file, true),
+						 ARRAY_SIZE(incidental), anon),
 			file);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_first, 1, file, true),
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(tie, ARRAY_SIZE(tie), anon),
 			anon);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(one_wait, 1, anon, true),
-			anon);
-	/* A resident file page is no access the anonymous side logs. */
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, 2, anon, true), file);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(NULL, 0, file, true), file);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(tie, ARRAY_SIZE(tie), file),
+			file);
+	/* Waits of one side tell nothing of the order. */
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_waits,
+						 ARRAY_SIZE(anon_waits), file),
+			file);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(one_wait,
+						 ARRAY_SIZE(one_wait), none),
+			none);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, 2, anon), anon);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(NULL, 0, anon), anon);
 
-	prepage_order_sides = true;
-	pm->lead = anon;
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), file);
-	pm->lead = file;
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), anon);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(anon, both, true), file);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, both, true), anon);
 	/* One side starting, or no lead, or unordered: none waits. */
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, BIT(file)), none);
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, BIT(anon)), none);
-	pm->lead = none;
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), none);
-	pm->lead = file;
-	prepage_order_sides = false;
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(pm, both), none);
-	prepage_order_sides = order;
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, BIT(file), true), none);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, BIT(anon), true), none);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(none, both, true), none);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, both, false), none);
 }
 
 static struct kunit_case prepage_core_test_cases[] = {
