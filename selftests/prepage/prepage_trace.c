@@ -61,11 +61,11 @@ static bool field(const char *line, const char *key, char *val, size_t size)
 /*
  * The prepage events of process @pid in the instance's buffer, one per
  * line, as "EVENT KEY=VALUE..." with the fields the tests check: open
- * restart and lead; side start side and why; close reason and counts; file ino, prepaged, reason; file
- * extent index, nr, added; file table index, nr; anon prepaged, reason;
- * anon batch pages, prepaged. The anon table events (a page each) are
- * counted: a run of N of them is one line "EVENT*N". Return: the number
- * of events, or -1.
+ * restart and lead; side start side and why; close reason and counts;
+ * file ino, prepaged, reason; file extent index, nr, added; file table
+ * index, nr; anon prepaged, reason; anon batch pages, prepaged. The
+ * anon table events (a page each) are counted: a run of N of them is one
+ * line "EVENT*N". Return: the number of events, or -1.
  */
 static int events(const char *inst, pid_t pid, char *out, size_t size)
 {
@@ -534,8 +534,8 @@ out:
  * the other. With order_sides off, the two sides start at once; the lead
  * is kept, and a reset forgets it.
  */
-static void order_test(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(trace) *self, bool anon_first)
+static void order_test(struct __test_metadata *_metadata, const char *inst,
+		       char *out, size_t size, bool anon_first)
 {
 	char path[PATH_MAX], ino[32], line[PATH_MAX + 64], want[2048];
 	const char *lead = anon_first ? "anon" : "file";
@@ -606,22 +606,22 @@ static void order_test(struct __test_metadata *_metadata,
 		 lead, anon_first ? anon_done : file_done, other,
 		 anon_first ? file_done : anon_done, closed);
 	EXPECT_EQ(8 + 2 + NR_PAGES + 2 * 5,
-		  events(self->inst, getpid(), self->out, sizeof(self->out)));
-	EXPECT_EQ(0, strncmp(want, self->out, strlen(want)));
-	if (strncmp(want, self->out, strlen(want)))
-		TH_LOG("want:\n%s\ngot:\n%s", want, self->out);
+		  events(inst, getpid(), out, size));
+	EXPECT_EQ(0, strncmp(want, out, strlen(want)));
+	if (strncmp(want, out, strlen(want)))
+		TH_LOG("want:\n%s\ngot:\n%s", want, out);
 	/*
 	 * Unordered, the two sides' events interleave: each of them once,
 	 * then the close. The reset, with no window open, fires none.
 	 */
-	rest = self->out + strnlen(self->out, strlen(want));
+	rest = out + strnlen(out, strlen(want));
 	for (ev = strtok_r(strcat(anon_done, file_done), "\n", &save); ev;
 	     ev = strtok_r(NULL, "\n", &save)) {
 		p = strstr(rest, ev);
 		EXPECT_TRUE(p && p[strlen(ev)] == '\n' &&
 			    !strstr(p + 1, ev));
 	}
-	last = strrchr(self->out, '\n');
+	last = strrchr(out, '\n');
 	ASSERT_NE(NULL, last);
 	EXPECT_STREQ(closed, last + 1);
 	munmap(buf, NR_PAGES * psz);
@@ -631,12 +631,14 @@ static void order_test(struct __test_metadata *_metadata,
 
 TEST_F(trace, order_anon_first)
 {
-	order_test(_metadata, self, true);
+	order_test(_metadata, self->inst, self->out, sizeof(self->out),
+		   true);
 }
 
 TEST_F(trace, order_file_first)
 {
-	order_test(_metadata, self, false);
+	order_test(_metadata, self->inst, self->out, sizeof(self->out),
+		   false);
 }
 
 /*
