@@ -1052,24 +1052,36 @@ static const char *table_keys[] = {
 	"file_target_pages", "anon_target_pages", "anon_candidate_pages", NULL,
 };
 
+/* /proc/<pid>/@file of @a into @buf, a string; false if unreadable. */
+static bool read_proc(struct app *a, const char *file, char *buf,
+		      size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", a->pid, file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	return true;
+}
+
 /* "key value" lines of /proc/<pid>/@file into @val, by @keys order. */
 static void read_keys(struct app *a, const char *file, const char **keys,
 		      uint64_t *val)
 {
-	char path[64], buf[4096], *p;
-	int fd, i;
-	ssize_t n;
+	char buf[4096], *p;
+	int i;
 
 	memset(val, 0, sizeof(uint64_t) * NR_KEYS);
-	snprintf(path, sizeof(path), "/proc/%d/%s", a->pid, file);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (!read_proc(a, file, buf, sizeof(buf)))
 		return;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = 0;
 	for (i = 0; keys[i]; i++) {
 		size_t l = strlen(keys[i]);
 
@@ -1085,19 +1097,10 @@ static void read_keys(struct app *a, const char *file, const char **keys,
  */
 static int app_lead(struct app *a)
 {
-	char path[64], buf[4096], *p;
-	ssize_t n;
-	int fd;
+	char buf[4096], *p;
 
-	snprintf(path, sizeof(path), "/proc/%d/prepage", a->pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (!read_proc(a, "prepage", buf, sizeof(buf)))
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
 	p = strstr(buf, "\nlead ");
 	if (!p)
 		return 0;

@@ -789,11 +789,9 @@ static unsigned int prepage_lead_learn(const struct prepage_log_entry *log,
 	if (!cnt[file] || !cnt[anon])
 		return lead;
 	/* Earlier on average: sum / cnt, compared without a division. */
-	if (sum[file] * cnt[anon] < sum[anon] * cnt[file])
-		return file;
-	if (sum[anon] * cnt[file] < sum[file] * cnt[anon])
-		return anon;
-	return lead;
+	sum[file] *= cnt[anon];
+	sum[anon] *= cnt[file];
+	return sum[file] < sum[anon] ? file : sum[anon] < sum[file] ? anon : lead;
 }
 
 /*
@@ -909,7 +907,7 @@ out:
 int prepage_window_open(struct prepage_mm *pm)
 {
 	unsigned int i, deferred, waiting, starting = 0;
-	bool restart = false, reached;
+	bool restart = false;
 	const struct prepage_ops *ops;
 	int ret = 0;
 
@@ -950,8 +948,6 @@ int prepage_window_open(struct prepage_mm *pm)
 		prepage_stat_add(pm, PREPAGE_STAT_RESTARTS, 1);
 		restart = true;
 	}
-	/* Read once the close stopped the hooks from counting waits. */
-	reached = pm->reached;
 	pm->state = PREPAGE_SWITCHING;
 	pm->window_start = ktime_get_ns();
 	atomic_inc(&prepage_nr_switching);
@@ -982,10 +978,8 @@ int prepage_window_open(struct prepage_mm *pm)
 			starting |= BIT(i);
 	deferred = prepage_lead_defer(pm->lead, starting,
 				      READ_ONCE(prepage_order_sides));
-	if (restart && (waiting >= PREPAGE_NR_SIDES || deferred != waiting)) {
+	if (restart && deferred != waiting)
 		deferred = PREPAGE_NR_SIDES;
-		reached = false;
-	}
 	spin_lock(&pm->log_lock);
 	pm->logging = true;
 	/* A restarted window's log lacks the accesses before the restart. */
@@ -993,27 +987,26 @@ int prepage_window_open(struct prepage_mm *pm)
 	WRITE_ONCE(pm->deferred, deferred);
 	/* The same switch: its lead work, if queued, starts the side. */
 	if (!restart || deferred >= PREPAGE_NR_SIDES) {
-		reached = false;
+		WRITE_ONCE(pm->reached, false);
 		pm->reach_pages = 0;
 	}
-	WRITE_ONCE(pm->reached, reached);
 	pm->lead_ordered = deferred < PREPAGE_NR_SIDES;
 	spin_unlock(&pm->log_lock);
 	trace_prepage_window_open(pm->slot.mm, pm->pid, restart,
 				  deferred < PREPAGE_NR_SIDES ?
 				  prepage_backends[pm->lead]->name : "none");
-	for_each_prepage_ops(ops, i)
-		if ((starting & BIT(i)) && i != deferred &&
-		    !prepage_side_start(pm, i) && i == pm->lead &&
-		    deferred < PREPAGE_NR_SIDES) {
-			/*
-			 * A lead with nothing to prepage does not make the
-			 * other wait; the window then teaches as one whose
-			 * sides started at once.
-			 */
-			prepage_deferred_start(pm, "done");
-			pm->lead_ordered = false;
-		}
+	for_each_prepage_ops(ops, i) {
+		if (!(starting & BIT(i)) || i == deferred ||
+		    prepage_side_start(pm, i) || deferred >= PREPAGE_NR_SIDES)
+			continue;
+		/*
+		 * A lead with nothing to prepage does not make the other
+		 * wait; the window then teaches as one whose sides started
+		 * at once.
+		 */
+		prepage_deferred_start(pm, "done");
+		pm->lead_ordered = false;
+	}
 out:
 	mutex_unlock(&pm->lock);
 	return ret;

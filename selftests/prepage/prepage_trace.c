@@ -223,6 +223,24 @@ static bool all_cached(int fd)
 }
 
 /*
+ * NR_PAGES anonymous pages, not THP, page i holding i + 1 in its first
+ * byte; MAP_FAILED if they cannot be mapped.
+ */
+static char *anon_pages(void)
+{
+	char *buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int i;
+
+	if (buf == MAP_FAILED)
+		return buf;
+	madvise(buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
+	for (i = 0; i < NR_PAGES; i++)
+		buf[i * psz] = i + 1;
+	return buf;
+}
+
+/*
  * Windows ended, restarted and reset; the file prepager done with the
  * whole file, then with nothing left to read (the restarted window keeps
  * the pages prepaged before the restart), then out of budget.
@@ -455,12 +473,8 @@ TEST_F(trace, anon)
 	if (read_file("/proc/swaps", swaps, sizeof(swaps)) <= 0 ||
 	    !strchr(swaps, '\n') || !strchr(swaps, '\n')[1])
 		SKIP(return, "no swap: the anonymous prepagers need one");
-	buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	buf = anon_pages();
 	ASSERT_NE(MAP_FAILED, buf);
-	madvise(buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
-	for (i = 0; i < NR_PAGES; i++)
-		buf[i * psz] = i + 1;
 	ASSERT_EQ(0, knob_set("batch_pages", 16));
 	for (round = 0; round < 3; round++) {
 		ASSERT_EQ(0, madvise(buf, NR_PAGES * psz, MADV_PAGEOUT));
@@ -542,7 +556,7 @@ static void order_test(struct __test_metadata *_metadata, const char *inst,
 	char anon_done[512], file_done[256], closed[256], state[512];
 	const char *other = anon_first ? "file" : "anon";
 	char *buf, *rest, *ev, *save, *p, *last;
-	int fd, i, round;
+	int fd, round;
 
 	if (!have_swap())
 		SKIP(return, "no swap: the anonymous prepagers need one");
@@ -550,12 +564,8 @@ static void order_test(struct __test_metadata *_metadata, const char *inst,
 	ASSERT_LE(0, fd);
 	if (all_cached(fd) && !unlink(path) && !close(fd))
 		SKIP(return, "the test file's pages cannot be dropped");
-	buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	buf = anon_pages();
 	ASSERT_NE(MAP_FAILED, buf);
-	madvise(buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
-	for (i = 0; i < NR_PAGES; i++)
-		buf[i * psz] = i + 1;
 	ASSERT_EQ(0, knob_set("batch_pages", NR_PAGES));
 	/* No readahead: the app adds every page it reads itself. */
 	ASSERT_EQ(0, posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM));
