@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * KUnit tests of the prepage core: the life cycle of the per address
- * space state, the back-off, and which side leads. No case turns
- * prepage on or off.
+ * space state, the back-off, which side leads, and when the app reaches
+ * the side that waits. No case turns prepage on or off.
  */
 
 #ifdef CONFIG_PREPAGE_KUNIT_TEST
@@ -330,11 +330,97 @@ static void prepage_test_lead(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, both, false), none);
 }
 
+static atomic_t prepage_test_reach_queued;
+
+static void prepage_test_reach_fn(struct work_struct *work)
+{
+	atomic_inc(&prepage_test_reach_queued);
+}
+
+/* Log @nr pages of @kind at @index; return the lead works queued so far. */
+static int prepage_test_reach_log(struct prepage_mm *pm,
+				  enum prepage_log_kind kind,
+				  unsigned long index, unsigned long nr)
+{
+	prepage_log_add(pm, kind, NULL, index, nr);
+	flush_work(&pm->lead_work);
+	return atomic_read(&prepage_test_reach_queued);
+}
+
+/*
+ * The access hook's side of the ordering (prepage_log_add()): while a
+ * side waits for the lead's prepagers, the app reaches it once it has
+ * waited on %PREPAGE_REACH_PAGES pages of it (pages it brings in itself
+ * there: file pages it adds, anonymous pages it swaps in; a run counts
+ * up to the threshold), and then the lead work is queued, once in the
+ * window. Waits on the lead side, accesses that are no wait and those
+ * of a window in which no side waits count nothing, and are logged as
+ * ever; with the log off, nothing is counted or logged.
+ */
+static void prepage_test_reach(struct kunit *test)
+{
+	struct prepage_mm *pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
+	const enum prepage_log_kind swapin = PREPAGE_LOG_ANON_SWAPIN;
+	const enum prepage_log_kind added = PREPAGE_LOG_FILE_ADDED;
+	unsigned long i;
+
+	KUNIT_ASSERT_NOT_NULL(test, pm);
+	pm->log = kunit_kcalloc(test, PREPAGE_LOG_ENTRIES, sizeof(*pm->log),
+				GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pm->log);
+	spin_lock_init(&pm->log_lock);
+	INIT_WORK(&pm->lead_work, prepage_test_reach_fn);
+	atomic_set(&prepage_test_reach_queued, 0);
+	pm->logging = true;
+
+	/* The anonymous side waits: file pages added are the lead's. */
+	pm->deferred = PREPAGE_SIDE_ANON;
+	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, added, 0, 64), 0);
+	/* One page short of it, in runs apart: not reached. */
+	for (i = 0; i < PREPAGE_REACH_PAGES - 1; i++)
+		KUNIT_EXPECT_EQ(test,
+				prepage_test_reach_log(pm, swapin, 2 * i, 1), 0);
+	KUNIT_EXPECT_FALSE(test, pm->reached);
+	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, swapin, 100, 1), 1);
+	KUNIT_EXPECT_TRUE(test, pm->reached);
+	/* Once a window. */
+	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, swapin, 200, 64), 1);
+	KUNIT_EXPECT_EQ(test, pm->log_nr, PREPAGE_REACH_PAGES + 2);
+
+	/* The file side waits: accesses of resident pages are no wait. */
+	pm->reached = false;
+	pm->reach_pages = 0;
+	pm->deferred = PREPAGE_SIDE_FILE;
+	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, swapin, 300, 64), 1);
+	KUNIT_EXPECT_EQ(test,
+			prepage_test_reach_log(pm, PREPAGE_LOG_FILE_ACCESS,
+					       0, 64), 1);
+	KUNIT_EXPECT_EQ(test, pm->reach_pages, 0);
+	/* A run counts up to the threshold: this one reaches the side. */
+	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, added, 64, 64), 2);
+	KUNIT_EXPECT_EQ(test, pm->reach_pages, PREPAGE_REACH_PAGES);
+	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, added, 256, 1), 2);
+
+	/* No side waits, or the log is off: nothing is counted. */
+	pm->reached = false;
+	pm->reach_pages = 0;
+	pm->deferred = PREPAGE_NR_SIDES;
+	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, added, 1000, 64), 2);
+	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, swapin, 1000, 64), 2);
+	pm->deferred = PREPAGE_SIDE_ANON;
+	pm->logging = false;
+	i = pm->log_nr;
+	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, swapin, 2000, 64), 2);
+	KUNIT_EXPECT_EQ(test, pm->reach_pages, 0);
+	KUNIT_EXPECT_EQ(test, pm->log_nr, i);
+}
+
 static struct kunit_case prepage_core_test_cases[] = {
 	KUNIT_CASE(prepage_test_window_lifecycle),
 	KUNIT_CASE(prepage_test_mm_enter),
 	KUNIT_CASE(prepage_test_backoff),
 	KUNIT_CASE(prepage_test_lead),
+	KUNIT_CASE(prepage_test_reach),
 	{},
 };
 
