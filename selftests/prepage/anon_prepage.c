@@ -56,36 +56,6 @@ static int pages_with(char *buf, int first, int nr, uint64_t bit)
 }
 
 /*
- * Page [first, first + nr) out. A folio still in the LRU batch of another
- * CPU (a prepager that moved left it there) is not on the LRU yet and
- * cannot be paged out; MADV_PAGEOUT drains the batch of the CPU it runs
- * on, so the tries go round the CPUs this thread may run on.
- */
-static bool pageout(char *buf, int first, int nr)
-{
-	int tries, cpu = -1, nr_cpus;
-	bool done = false;
-	cpu_set_t all, one;
-
-	nr_cpus = sched_getaffinity(0, sizeof(all), &all) ? 0 : CPU_COUNT(&all);
-	for (tries = 0; tries < 10 && !done; tries++) {
-		if (nr_cpus) {
-			do
-				cpu = (cpu + 1) % CPU_SETSIZE;
-			while (!CPU_ISSET(cpu, &all));
-			CPU_ZERO(&one);
-			CPU_SET(cpu, &one);
-			sched_setaffinity(0, sizeof(one), &one);
-		}
-		madvise(buf + first * psz, nr * psz, MADV_PAGEOUT);
-		done = pages_with(buf, first, nr, PM_SWAP) == nr;
-	}
-	if (nr_cpus)
-		sched_setaffinity(0, sizeof(all), &all);
-	return done;
-}
-
-/*
  * Put the folios every CPU holds in its LRU batch on the LRU: a
  * prepager that moved to another CPU may have left its last ones there,
  * where idle page tracking does not see them. MADV_PAGEOUT drains the

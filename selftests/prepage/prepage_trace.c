@@ -28,9 +28,6 @@
 #include "../kselftest_harness.h"
 #include "prepage_util.h"
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT	21
-#endif
 #define NR_PAGES	64
 #define TRACE_SIZE	(1024 * 1024)
 
@@ -477,7 +474,7 @@ TEST_F(trace, anon)
 	ASSERT_NE(MAP_FAILED, buf);
 	ASSERT_EQ(0, knob_set("batch_pages", 16));
 	for (round = 0; round < 3; round++) {
-		ASSERT_EQ(0, madvise(buf, NR_PAGES * psz, MADV_PAGEOUT));
+		ASSERT_TRUE(pageout(buf, 0, NR_PAGES));
 		ASSERT_EQ(0, ctl("start"));
 		ASSERT_EQ(0, wait_prepaged());
 		for (i = 0; i < NR_PAGES; i++)
@@ -519,7 +516,7 @@ static int order_round(char *anon, int fd, bool anon_first, bool wait)
 	char *page = malloc(psz);
 	int i, side, ret = -1;
 
-	if (!page || madvise(anon, NR_PAGES * psz, MADV_PAGEOUT) ||
+	if (!page || !pageout(anon, 0, NR_PAGES) ||
 	    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) || ctl("start") ||
 	    (wait && wait_prepaged()))
 		goto out;
@@ -682,24 +679,11 @@ static void record_child_window(int fd, char *anon, int k, int w)
 
 /*
  * Page the 16 anonymous pages of a recorded process out, all of them:
- * its accesses in the next window must all be swap-ins. A folio still
- * in a per-CPU LRU batch cannot be paged out, so the process runs on one
- * CPU, where MADV_PAGEOUT drains the batch, and tries again until none
- * is resident (mincore()).
+ * its accesses in the next window must all be swap-ins.
  */
 static void record_child_pageout(char *anon)
 {
-	unsigned char vec[16];
-	int tries, i, left = 16;
-
-	for (tries = 0; tries < 10 && left; tries++) {
-		madvise(anon, 16 * psz, MADV_PAGEOUT);
-		if (mincore(anon, 16 * psz, vec))
-			_exit(1);
-		for (i = 0, left = 0; i < 16; i++)
-			left += vec[i] & 1;
-	}
-	if (left)
+	if (!pageout(anon, 0, 16))
 		_exit(1);
 }
 

@@ -9,11 +9,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -166,6 +168,43 @@ static inline int pagemap_count(const void *addr, int nr, uint64_t bit)
 		close(fd);
 	free(ent);
 	return n;
+}
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT	21
+#endif
+
+/*
+ * Page [first, first + nr) of @buf out: true once /proc/self/pagemap has
+ * every page swapped out. A folio still in the LRU batch of another CPU
+ * (left there by a prepager, or by the caller before it moved) is not on
+ * the LRU yet and cannot be paged out; MADV_PAGEOUT drains the batch of
+ * the CPU it runs on, so the tries go round the CPUs this thread may run
+ * on.
+ */
+static inline bool pageout(char *buf, int first, int nr)
+{
+	char *start = buf + (long)first * getpagesize();
+	int tries, cpu = -1, nr_cpus;
+	bool done = false;
+	cpu_set_t all, one;
+
+	nr_cpus = sched_getaffinity(0, sizeof(all), &all) ? 0 : CPU_COUNT(&all);
+	for (tries = 0; tries < 10 && !done; tries++) {
+		if (nr_cpus) {
+			do
+				cpu = (cpu + 1) % CPU_SETSIZE;
+			while (!CPU_ISSET(cpu, &all));
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			sched_setaffinity(0, sizeof(one), &one);
+		}
+		madvise(start, (size_t)nr * getpagesize(), MADV_PAGEOUT);
+		done = pagemap_count(start, nr, PM_SWAP) == nr;
+	}
+	if (nr_cpus)
+		sched_setaffinity(0, sizeof(all), &all);
+	return done;
 }
 
 /* Where tracefs is; mounted there if it is not yet (a minimal guest). */
