@@ -27,9 +27,6 @@
 #include "../kselftest_harness.h"
 #include "prepage_util.h"
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT	21
-#endif
 #define KPF_IDLE	25
 #define NR_PAGES	256
 #define PAGE_IDLE	"/sys/kernel/mm/page_idle/bitmap"

@@ -803,6 +803,10 @@ TEST_F(record, tables)
 		if (!self->pid[k]) {
 			cpu_set_t one;
 
+			/*
+			 * On one CPU: the LRU batch its faults fill is the
+			 * one its pageout() drains.
+			 */
 			CPU_ZERO(&one);
 			CPU_SET(sched_getcpu(), &one);
 			sched_setaffinity(0, sizeof(one), &one);

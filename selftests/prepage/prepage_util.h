@@ -180,7 +180,8 @@ static inline int pagemap_count(const void *addr, int nr, uint64_t bit)
  * (left there by a prepager, or by the caller before it moved) is not on
  * the LRU yet and cannot be paged out; MADV_PAGEOUT drains the batch of
  * the CPU it runs on, so the tries go round the CPUs this thread may run
- * on.
+ * on (a caller pinned to one CPU drains only that one's), each of them
+ * at least once.
  */
 static inline bool pageout(char *buf, int first, int nr)
 {
@@ -190,7 +191,7 @@ static inline bool pageout(char *buf, int first, int nr)
 	cpu_set_t all, one;
 
 	nr_cpus = sched_getaffinity(0, sizeof(all), &all) ? 0 : CPU_COUNT(&all);
-	for (tries = 0; tries < 10 && !done; tries++) {
+	for (tries = 0; tries < 10 + nr_cpus && !done; tries++) {
 		if (nr_cpus) {
 			do
 				cpu = (cpu + 1) % CPU_SETSIZE;
