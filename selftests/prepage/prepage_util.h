@@ -174,28 +174,14 @@ static inline int pagemap_count(const void *addr, int nr, uint64_t bit)
 #define MADV_PAGEOUT	21
 #endif
 
-/* Of the @nr pages from @addr, those mincore() finds in memory, or -1. */
-static inline int resident_count(void *addr, int nr)
-{
-	unsigned char *vec = calloc(nr, 1);
-	int i, n = -1;
-
-	if (vec && !mincore(addr, (size_t)nr * getpagesize(), vec))
-		for (i = 0, n = 0; i < nr; i++)
-			n += vec[i] & 1;
-	free(vec);
-	return n;
-}
-
 /*
- * Page [first, first + nr) of @buf out: true once every page is swapped
- * out, in /proc/self/pagemap, and not in memory, for mincore() (a page
- * being migrated has a swap-like entry in pagemap, but is in memory).
- * A folio still in the LRU batch of another CPU (left there by a
- * prepager, or by the caller before it moved) is not on the LRU yet and
- * cannot be paged out; MADV_PAGEOUT drains the batch of the CPU it runs
- * on, so the tries go round the CPUs this thread may run on (a caller
- * pinned to one CPU drains only that one's), each of them at least once.
+ * Page [first, first + nr) of @buf out: true once /proc/self/pagemap has
+ * every page swapped out. A folio still in the LRU batch of another CPU
+ * (left there by a prepager, or by the caller before it moved) is not on
+ * the LRU yet and cannot be paged out; MADV_PAGEOUT drains the batch of
+ * the CPU it runs on, so the tries go round the CPUs this thread may run
+ * on (a caller pinned to one CPU drains only that one's), each of them
+ * at least once.
  */
 static inline bool pageout(char *buf, int first, int nr)
 {
@@ -206,8 +192,6 @@ static inline bool pageout(char *buf, int first, int nr)
 
 	nr_cpus = sched_getaffinity(0, sizeof(all), &all) ? 0 : CPU_COUNT(&all);
 	for (tries = 0; tries < 10 + nr_cpus && !done; tries++) {
-		if (tries)
-			usleep(1000);
 		if (nr_cpus) {
 			do
 				cpu = (cpu + 1) % CPU_SETSIZE;
@@ -217,8 +201,7 @@ static inline bool pageout(char *buf, int first, int nr)
 			sched_setaffinity(0, sizeof(one), &one);
 		}
 		madvise(start, (size_t)nr * getpagesize(), MADV_PAGEOUT);
-		done = pagemap_count(start, nr, PM_SWAP) == nr &&
-		       !resident_count(start, nr);
+		done = pagemap_count(start, nr, PM_SWAP) == nr;
 	}
 	if (nr_cpus)
 		sched_setaffinity(0, sizeof(all), &all);
