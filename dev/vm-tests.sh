@@ -24,6 +24,15 @@ res=$BUILD/vm-results$sfx
 if [ -n "${DEBUG:-}" ]; then upstream=${UPSTREAM:-0} scale=4; else upstream=${UPSTREAM:-1} scale=1; fi
 rm -f "$log" "$uplog"
 
+# The kselftests run are those dev/selftests.sh installed: not older than
+# their sources in the work tree, or the run says nothing of those.
+st=$BUILD/kselftest/kselftest-list.txt
+[ -e "$st" ] || die "no kselftests in $BUILD/kselftest: run dev/selftests.sh"
+srcs=("$KSRC/tools/testing/selftests/prepage")
+[ ! -e "$KSRC/tools/mm/prepagectl.c" ] || srcs+=("$KSRC/tools/mm/prepagectl.c")
+newer=$(find "${srcs[@]}" -newer "$st" -print -quit)
+[ -z "$newer" ] || die "$BUILD/kselftest is older than ${newer#"$KSRC"/}: run dev/selftests.sh"
+
 # Then the prepage-core KUnit suite again, through KUnit's debugfs, with
 # prepage enabled: at boot it ran with prepage off, and it never turns
 # prepage on or off itself. Its results ("prepage-core[2]") are in the
