@@ -25,10 +25,6 @@
 #include "../kselftest_harness.h"
 #include "prepage_util.h"
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT 21
-#endif
-
 #define NR_PAGES	64
 
 static size_t page_size;
@@ -221,7 +217,7 @@ TEST_F(anon_trace, swapin_exact)
 	int seen[NR_PAGES] = { 0 };
 	bool want[NR_PAGES] = { false };
 	bool zram = swap_is_zram();
-	int i, n, tries;
+	int i, n;
 
 	if (!have_swap())
 		SKIP(return, "no swap device is active");
@@ -233,17 +229,8 @@ TEST_F(anon_trace, swapin_exact)
 		for (j = 0; j < page_size / sizeof(*w); j++)
 			w[j] = pattern(i);
 	}
-	for (tries = 0; tries < 5; tries++) {
-		int out = 0;
-
-		ASSERT_EQ(0, madvise(self->buf, NR_PAGES * page_size, MADV_PAGEOUT));
-		for (i = 0; i < NR_PAGES; i++)
-			out += !!(pagemap_entry(self->pagemap,
-						self->buf + i * page_size) & PM_SWAP);
-		if (out == NR_PAGES)
-			break;
-	}
-	ASSERT_GT(5, tries) TH_LOG("MADV_PAGEOUT did not swap the buffer out");
+	ASSERT_TRUE(pageout(self->buf, 0, NR_PAGES))
+		TH_LOG("MADV_PAGEOUT did not swap the buffer out");
 
 	ASSERT_EQ(0, trace_event(self->inst, "mm_anon_swapin", true));
 	for (i = 0; i < nr_touched; i++) {
