@@ -430,17 +430,21 @@ def plot_anatomy(summary, path):
     return True
 
 
-def overhead(recs):
-    """Median ns per operation per test and kernel, and ratios to base."""
-    tests = sorted({r["test"] for r in recs["OVERHEAD"]})
-    kernels = [k for k in ("base", "off", "idle")
-               if any(r["kernel"] == k for r in recs["OVERHEAD"])]
+def overhead(recs, prefix=""):
+    """Median ns per operation per test and kernel, and ratios to base.
+    @prefix "icount-": the loops run under QEMU's -icount (shift=0), where
+    the guest's ns are the instructions its vCPU executed."""
+    labels = [prefix + k for k in ("base", "off", "idle")]
+    got = [r for r in recs["OVERHEAD"] if r["kernel"] in labels]
+    tests = sorted({r["test"] for r in got})
+    kernels = [k[len(prefix):] for k in labels
+               if any(r["kernel"] == k for r in got)]
     out = {}
     for t in tests:
         out[t] = {}
         for k in kernels:
-            v = [r["ns_per_op"] for r in recs["OVERHEAD"]
-                 if r["test"] == t and r["kernel"] == k]
+            v = [r["ns_per_op"] for r in got
+                 if r["test"] == t and r["kernel"] == prefix + k]
             out[t][k] = {"median_ns": statistics.median(v), "samples": len(v),
                          "min_ns": min(v), "max_ns": max(v)}
         base = out[t].get("base", {}).get("median_ns")
@@ -449,8 +453,8 @@ def overhead(recs):
     return out
 
 
-def overhead_table(oh):
-    cols = ["fault loop", "kernel", "median ns/op", "min-max", "vs base"]
+def overhead_table(oh, unit="ns"):
+    cols = ["fault loop", "kernel", f"median {unit}/op", "min-max", "vs base"]
     rows = []
     for t, ks in oh.items():
         for k, v in ks.items():
@@ -503,7 +507,10 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     summary = summarize(recs) if recs["SWITCH"] else {"modes": {}}
     if recs["OVERHEAD"]:
-        summary["overhead"] = overhead(recs)
+        for key, prefix in (("overhead", ""), ("overhead_icount", "icount-")):
+            oh = overhead(recs, prefix)
+            if oh:
+                summary[key] = oh
     if recs["PROFILE"]:
         summary["profile"] = {
             k: sum(p[k] for p in recs["PROFILE"])
@@ -596,8 +603,15 @@ def main():
                   f"{'off' if dd_off else 'on'}"
                   " in the anatomy trials)")
     if "overhead" in summary:
-        print("\nOverhead when off (fault loops, no switches):")
+        print("\nOverhead when off (fault loops, no switches; wall time "
+              "under TCG, 2 vCPUs):")
         print(overhead_table(summary["overhead"]))
+    if "overhead_icount" in summary:
+        print("\nThe same loops counted in instructions (QEMU -icount "
+              "shift=0, 1 vCPU: the guest's ns are the\ninstructions it "
+              "executed, kernel and user, interrupts included; min-max "
+              "over every round of every boot):")
+        print(overhead_table(summary["overhead_icount"], unit="insn"))
     print(f"\n(by trial = the speedup against baseline of each trial, "
           f"paired, lowest-highest;\n P = precision, R = recall; MB/sw = prepaged per switch; pref = "
           f"CPU of the prefetcher: the prepage threads, or the userspace modes'\n"

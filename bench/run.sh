@@ -18,7 +18,10 @@
 #                                 for none)
 #   VM_MEM, VM_CPUS, VM_DISK_SIZE the guest (default 1024 MiB, 2, 1G)
 #   BENCH_OVERHEAD=0              skip the hook-overhead comparison (it
-#                                 builds the base kernel once, ~10 min)
+#                                 builds the base kernel once, ~10 min;
+#                                 wall time, then instructions under
+#                                 QEMU's -icount); =only: that alone,
+#                                 no switches
 set -euo pipefail
 . "$(dirname "$0")/../dev/lib.sh"
 
@@ -78,15 +81,19 @@ disk=""
 [ ${#t[@]} = 4 ] && disk="throttling.bps-read=${t[0]},throttling.iops-read=${t[1]},throttling.bps-write=${t[2]},throttling.iops-write=${t[3]}"
 args="${BENCH_ARGS:-}"
 case " $args " in *" --anatomy "*) ;; *) args="--anatomy ${BENCH_ANATOMY:-1} $args" ;; esac
-log "prepage-bench in the VM (storage $storage, ${VM_MEM:-1024} MiB, ${VM_CPUS:-2} CPUs) $args"
-start=$(date +%s)
-set +e
-BENCH_KERNEL=1 VM_DISK_SIZE=${VM_DISK_SIZE:-1G} VM_DISK_OPTS=$disk \
-	"$ROOT/dev/vm.sh" -t "${BENCH_TIMEOUT:-5400}" -l "$out/console.log" \
-	-x "$out/prepage-bench" -x "$out/prepagectl" -- "/extra/prepage-bench $args" >"$out/raw.txt"
-rc=$?
-set -e
-log "VM run: $(( $(date +%s) - start ))s, exit $rc"
+: >"$out/raw.txt"
+rc=0
+if [ "${BENCH_OVERHEAD:-1}" != only ]; then
+	log "prepage-bench in the VM (storage $storage, ${VM_MEM:-1024} MiB, ${VM_CPUS:-2} CPUs) $args"
+	start=$(date +%s)
+	set +e
+	BENCH_KERNEL=1 VM_DISK_SIZE=${VM_DISK_SIZE:-1G} VM_DISK_OPTS=$disk \
+		"$ROOT/dev/vm.sh" -t "${BENCH_TIMEOUT:-5400}" -l "$out/console.log" \
+		-x "$out/prepage-bench" -x "$out/prepagectl" -- "/extra/prepage-bench $args" >"$out/raw.txt"
+	rc=$?
+	set -e
+	log "VM run: $(( $(date +%s) - start ))s, exit $rc"
+fi
 # Overhead when off: base kernel, series with prepage disabled, and
 # enabled but idle, fault loops only, the three interleaved, three times.
 if [ "${BENCH_OVERHEAD:-1}" != 0 ] && [ "$rc" = 0 ]; then
@@ -103,6 +110,22 @@ if [ "${BENCH_OVERHEAD:-1}" != 0 ] && [ "$rc" = 0 ]; then
 			[ $k = idle ] && cmd="echo 1 > /sys/kernel/mm/prepage/enabled && $cmd"
 			BASE_KERNEL=$([ $k = base ] && echo 1) \
 				"$ROOT/dev/vm.sh" -t 900 -x "$out/prepage-bench" -- "$cmd" \
+				>>"$out/raw.txt" || rc=1
+		done
+	done
+	# The same loops on one vCPU under QEMU's -icount (shift=0: the guest
+	# clock advances 1 ns per instruction the vCPU executes, and never
+	# while it is idle), so that a loop's "ns per op" is the instructions
+	# it costs, which host load and TCG's timing noise cannot move. Two
+	# boots of each kernel, interleaved.
+	log "overhead: the same under -icount (instructions per op), interleaved x2"
+	for order in "base off idle" "idle off base"; do
+		for k in $order; do
+			cmd="/extra/prepage-bench --overhead icount-$k"
+			[ $k = idle ] && cmd="echo 1 > /sys/kernel/mm/prepage/enabled && $cmd"
+			BASE_KERNEL=$([ $k = base ] && echo 1) VM_CPUS=1 \
+				VM_QEMU_ARGS="-icount shift=0,sleep=off" \
+				"$ROOT/dev/vm.sh" -t 1800 -x "$out/prepage-bench" -- "$cmd" \
 				>>"$out/raw.txt" || rc=1
 		done
 	done

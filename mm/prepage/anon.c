@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * prepage anonymous tables: pages an app swapped in during its switch
- * windows become candidates; candidates the app accesses again in a
- * later window (the PTE accessed bit, cleared at the end of each window,
- * is found set at the end of the next) are promoted to the target table;
- * a target the app did not access in a window goes back to being a
- * candidate, so that only pages used in the last window are prepaged.
+ * windows become candidates; candidates the app accesses again in later
+ * windows (the PTE accessed bit, cleared at the end of each window, is
+ * found set at the end of the next) are promoted to the target table once
+ * used in anon_promote_windows windows, the swap-in's included (three by
+ * default: a page used in only two of an app's switches is more likely
+ * to be in the part of its footprint that changes than in the part that
+ * does not); a target the app did not access in a window goes back to
+ * being a candidate, so that only pages used in the last window are
+ * prepaged.
  * Every entry has a timeout, in windows, reset when the page is
  * accessed: an entry whose page was not accessed for anon_timeout
  * windows is dropped.
@@ -156,6 +160,11 @@ struct prepage_anon_mm {
 static bool prepage_anon_enabled __read_mostly = true;
 /* Windows an anonymous entry survives without its page accessed. Default: 5. */
 static unsigned int prepage_anon_timeout __read_mostly = 5;
+/*
+ * Windows in which a page must have been used, the window of its
+ * swap-in included, to be a target. Default: 3.
+ */
+static unsigned int prepage_anon_promote_windows __read_mostly = 3;
 /* Anonymous pages an anonymous prepager takes at a time. Default: 16. */
 static unsigned int prepage_batch_pages __read_mostly = 16;
 /* Most anonymous table entries of one app. Default: 65536. */
@@ -172,14 +181,28 @@ static struct prepage_anon_mm *anon_mm(struct prepage_mm *pm)
 	return pm->side[PREPAGE_SIDE_ANON];
 }
 
-/* A table entry: the target bit and the windows left before it times out. */
+/*
+ * A table entry: the target bit, the windows in which the page was used
+ * (up to ANON_MAX_USES; the window of its swap-in is the first), and the
+ * windows left before it times out.
+ */
 #define ANON_TARGET		1UL
-#define ANON_TIMEOUT_SHIFT	1
+#define ANON_USES_SHIFT		1
+#define ANON_MAX_USES		7U
+#define ANON_TIMEOUT_SHIFT	4
 
-static unsigned long anon_entry(bool target, unsigned int timeout)
+static unsigned long anon_entry_uses(bool target, unsigned int uses,
+				     unsigned int timeout)
 {
 	return (target ? ANON_TARGET : 0) |
+	       ((unsigned long)min(uses, ANON_MAX_USES) << ANON_USES_SHIFT) |
 	       ((unsigned long)timeout << ANON_TIMEOUT_SHIFT);
+}
+
+/* A new entry: a candidate used once (swapped in), or a target. */
+static unsigned long anon_entry(bool target, unsigned int timeout)
+{
+	return anon_entry_uses(target, target ? ANON_MAX_USES : 1, timeout);
 }
 
 static bool anon_is_target(void *entry)
@@ -187,9 +210,41 @@ static bool anon_is_target(void *entry)
 	return xa_to_value(entry) & ANON_TARGET;
 }
 
+static unsigned int anon_uses_of(void *entry)
+{
+	return (xa_to_value(entry) >> ANON_USES_SHIFT) & ANON_MAX_USES;
+}
+
 static unsigned int anon_timeout_of(void *entry)
 {
 	return xa_to_value(entry) >> ANON_TIMEOUT_SHIFT;
+}
+
+/*
+ * What the entry @entry of a table page becomes at the end of a window
+ * in which its page was used (@young) or not: 0 if it times out. A used
+ * page starts over with @timeout windows, and is a target once it was
+ * used in @promote windows. A target that was not used goes back to
+ * being a candidate, one window of use from being a target again: a page
+ * that happened to be used in enough windows is not prepaged in every
+ * window until it times out.
+ */
+static unsigned long anon_entry_next(void *entry, bool young,
+				     unsigned int timeout, unsigned int promote)
+{
+	unsigned int uses = anon_uses_of(entry);
+	unsigned int left = anon_timeout_of(entry);
+
+	if (young) {
+		uses = min(uses + 1, ANON_MAX_USES);
+		return anon_entry_uses(anon_is_target(entry) || uses >= promote,
+				       uses, timeout);
+	}
+	if (left <= 1)
+		return 0;
+	if (anon_is_target(entry))
+		uses = promote - 1;
+	return anon_entry_uses(false, uses, left - 1);
 }
 
 /* An empty anonymous table, or NULL. */
@@ -236,18 +291,19 @@ static unsigned long anon_max_chunks(void)
 }
 
 /*
- * Add or change the entry of page @vpn. Return: 0; -ENOSPC past
+ * Make @val the entry of page @vpn. Return: 0; -ENOSPC past
  * max_anon_pages entries or past the chunks they may use; -ENOMEM.
  */
-static int anon_table_set(struct prepage_anon_table *t, unsigned long vpn,
-			  bool target, unsigned int timeout)
+static int anon_table_set_entry(struct prepage_anon_table *t,
+				unsigned long vpn, unsigned long val)
 {
 	void *old = xa_load(&t->pages, vpn);
+	bool target = val & ANON_TARGET;
 	bool new_chunk = false;
 	int err;
 
 	/* Most entries of a table in use stay as they are at a window's end. */
-	if (old && xa_to_value(old) == anon_entry(target, timeout))
+	if (old && xa_to_value(old) == val)
 		return 0;
 	if (!old) {
 		if (t->nr_candidates + t->nr_targets >=
@@ -257,8 +313,7 @@ static int anon_table_set(struct prepage_anon_table *t, unsigned long vpn,
 		if (new_chunk && t->nr_chunks >= anon_max_chunks())
 			return -ENOSPC;
 	}
-	err = xa_err(xa_store(&t->pages, vpn,
-			      xa_mk_value(anon_entry(target, timeout)),
+	err = xa_err(xa_store(&t->pages, vpn, xa_mk_value(val),
 			      GFP_KERNEL_ACCOUNT));
 	if (err)
 		return err;
@@ -274,6 +329,13 @@ static int anon_table_set(struct prepage_anon_table *t, unsigned long vpn,
 	else
 		t->nr_candidates++;
 	return 0;
+}
+
+/* Add or change the entry of page @vpn as a new one (anon_entry()). */
+static int anon_table_set(struct prepage_anon_table *t, unsigned long vpn,
+			  bool target, unsigned int timeout)
+{
+	return anon_table_set_entry(t, vpn, anon_entry(target, timeout));
 }
 
 static void anon_table_erase(struct prepage_anon_table *t, unsigned long vpn)
@@ -669,7 +731,7 @@ struct anon_end {
 	struct prepage_mm *pm;
 	struct prepage_anon_plan *plan;	/* sorted by vpn */
 	unsigned int plan_nr, plan_pos;
-	unsigned int timeout;
+	unsigned int timeout, promote;
 	const struct prepage_extents *missed;	/* the app's swap-ins */
 	struct prepage_extents *unused;	/* prepaged, present, not used */
 	bool cleared;			/* an accessed bit was cleared */
@@ -691,8 +753,9 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 			 void *arg)
 {
 	struct anon_end *e = arg;
-	unsigned int timeout = anon_timeout_of(entry);
 	struct prepage_anon_plan *planned = anon_end_planned(e, vpn);
+	unsigned long next = anon_entry_next(entry, young, e->timeout,
+					     e->promote);
 
 	e->cleared |= young;
 	/* Planned, and the app swapped it in first: the prepager was behind. */
@@ -712,23 +775,19 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 			/* On -ENOMEM the page is not demoted. */
 			prepage_extents_add(e->unused, vpn, 1);
 	}
-	if (young) {
-		/* Used: a candidate is promoted, any entry starts over. */
-		if (!anon_is_target(entry))
-			trace_prepage_anon_promote(e->pm->slot.mm, e->pm->pid,
-						   vpn << PAGE_SHIFT);
-		anon_table_set(t, vpn, true, e->timeout);
-	} else if (timeout <= 1) {
+	if (!next) {
 		trace_prepage_anon_evict(e->pm->slot.mm, e->pm->pid,
 					 vpn << PAGE_SHIFT);
 		anon_table_erase(t, vpn);
-	} else {
-		/* Not used: not prepaged again until it is used again. */
-		if (anon_is_target(entry))
-			trace_prepage_anon_demote(e->pm->slot.mm, e->pm->pid,
-						  vpn << PAGE_SHIFT);
-		anon_table_set(t, vpn, false, timeout - 1);
+		return;
 	}
+	if ((next & ANON_TARGET) && !anon_is_target(entry))
+		trace_prepage_anon_promote(e->pm->slot.mm, e->pm->pid,
+					   vpn << PAGE_SHIFT);
+	else if (!(next & ANON_TARGET) && anon_is_target(entry))
+		trace_prepage_anon_demote(e->pm->slot.mm, e->pm->pid,
+					  vpn << PAGE_SHIFT);
+	anon_table_set_entry(t, vpn, next);
 }
 
 /**
@@ -760,6 +819,7 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 	struct anon_end e = {
 		.pm = pm, .plan = anon_mm(pm)->plan, .plan_nr = anon_mm(pm)->plan_nr,
 		.timeout = timeout, .missed = &missed, .unused = &unused,
+		.promote = READ_ONCE(prepage_anon_promote_windows),
 	};
 	unsigned int i;
 
@@ -1403,12 +1463,21 @@ static int prepage_anon_table_parse(void *table, char *line,
 	return 0;
 }
 
+/* What a table line shows of @entry: the target bit and the timeout. */
+static unsigned long anon_shown(void *entry)
+{
+	return xa_to_value(entry) & ~((unsigned long)ANON_MAX_USES <<
+				      ANON_USES_SHIFT);
+}
+
 /**
  * prepage_anon_table_show() - print the anonymous table as table lines
  * @m:	where to print
  * @pm:	the prepage state; its lock is held
  *
- * Runs of pages with the same target bit and timeout share a line.
+ * Runs of pages with the same target bit and timeout share a line. The
+ * windows a candidate was used in are not shown: a candidate loaded back
+ * counts as used in one (its swap-in's).
  */
 static void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm)
 {
@@ -1421,7 +1490,7 @@ static void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm)
 	if (!t)
 		return;
 	xa_for_each(&t->pages, vpn, entry) {
-		if (nr && vpn == start + nr && xa_to_value(entry) == val) {
+		if (nr && vpn == start + nr && anon_shown(entry) == val) {
 			nr++;
 			continue;
 		}
@@ -1432,7 +1501,7 @@ static void prepage_anon_table_show(struct seq_file *m, struct prepage_mm *pm)
 				   val >> ANON_TIMEOUT_SHIFT);
 		start = vpn;
 		nr = 1;
-		val = xa_to_value(entry);
+		val = anon_shown(entry);
 	}
 	if (nr)
 		seq_printf(m, "anon 0x%lx:%lu target=%d timeout=%lu\n",
@@ -1496,6 +1565,8 @@ void __prepage_anon_swapin(struct mm_struct *mm, unsigned long address,
 PREPAGE_SWITCH(anon_enabled);
 /* Windows; applies to entries as they are next used or learned. */
 PREPAGE_KNOB(anon_timeout, 1, PREPAGE_MAX_ANON_TIMEOUT);
+/* Windows of use, the swap-in's included; applies at the next window's end. */
+PREPAGE_KNOB(anon_promote_windows, 2, ANON_MAX_USES);
 /* Pages an anonymous prepager thread takes at a time. */
 PREPAGE_KNOB(batch_pages, 1, 1024);
 /* Pages; the most anonymous table entries of one process. */
@@ -1506,6 +1577,7 @@ PREPAGE_KNOB(anon_min_precision_permille, 0, 1000);
 static struct attribute *prepage_anon_attrs[] = {
 	&anon_enabled_switch.attr.attr,
 	&anon_timeout_knob.attr.attr,
+	&anon_promote_windows_knob.attr.attr,
 	&batch_pages_knob.attr.attr,
 	&max_anon_pages_knob.attr.attr,
 	&anon_min_precision_permille_knob.attr.attr,

@@ -156,6 +156,8 @@ FIXTURE_SETUP(anon)
 	madvise(self->buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
 	fill(self->buf, NR_PAGES);
 	SETUP_ASSERT(!knob_set("anon_timeout", 5));
+	/* Two windows of use make a target here; promote_windows tests 3. */
+	SETUP_ASSERT(!knob_set("anon_promote_windows", 2));
 	if (!pageout(self->buf, 0, NR_PAGES)) {
 		settings_restore();
 		SKIP(return, "MADV_PAGEOUT does not swap the test buffer out");
@@ -234,6 +236,52 @@ static long vmstat_counter(const char *name)
 
 	snprintf(key, sizeof(key), "prepage_%s", name);
 	return vmstat_of(key);
+}
+
+/*
+ * With three windows of use to a target (the default): pages 0-63, which
+ * the app swaps in during switch 1 and uses in switch 2, are candidates
+ * still; 0-31, used in switch 3 too, are then targets. Switch 4: 0-31
+ * are prepaged and the app uses 0-15; 16-31 go back to being candidates,
+ * one window of use from a target. Switch 5: 0-15 are prepaged, the app
+ * uses 16-31 only (swapping them in), and they are targets again.
+ */
+TEST_F(anon, promote_windows)
+{
+	char want[256], got[4096];
+
+	ASSERT_EQ(0, knob_set("anon_promote_windows", 3));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_TRUE(touch(self->buf, 0, 64));
+	ASSERT_EQ(0, ctl("end"));
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
+	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "anon_target_pages"));
+
+	ASSERT_EQ(0, plain_switch(self->buf, 0, 32));
+	EXPECT_EQ(32, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	EXPECT_EQ(32, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(0, stat_of("anon_prepaged"));
+
+	ASSERT_EQ(0, prepaged_switch(self->buf, 0, 16));
+	EXPECT_EQ(32, stat_of("anon_prepaged"));
+	EXPECT_EQ(16, stat_of("anon_hit"));
+	EXPECT_EQ(48, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	EXPECT_EQ(16, read_key("/proc/self/prepage", "anon_target_pages"));
+
+	ASSERT_EQ(0, prepaged_switch(self->buf, 16, 16));
+	EXPECT_EQ(48, stat_of("anon_prepaged"));
+	EXPECT_EQ(16, stat_of("anon_hit"));
+	EXPECT_EQ(64 + 64 + 32 + 16, stat_of("anon_miss"));
+	EXPECT_EQ(48, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	EXPECT_EQ(16, read_key("/proc/self/prepage", "anon_target_pages"));
+	snprintf(want, sizeof(want),
+		 "anon %p:16 target=0 timeout=4\n"
+		 "anon %p:16 target=1 timeout=5\n"
+		 "anon %p:32 target=0 timeout=2\n",
+		 self->buf, self->buf + 16 * psz, self->buf + 32 * psz);
+	ASSERT_LT(0, dump(got, sizeof(got)));
+	EXPECT_STREQ(want, got);
 }
 
 /*

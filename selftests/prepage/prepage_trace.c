@@ -149,6 +149,8 @@ FIXTURE_SETUP(trace)
 	why = setup_prepage();
 	if (why)
 		SKIP(return, "%s", why);
+	/* A page used in two windows is a target in the tests below. */
+	SETUP_ASSERT(!knob_set("anon_promote_windows", 2));
 	root = tracefs_root();
 	if (!root) {
 		settings_restore();

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * KUnit tests of the anonymous tables: the entry encoding, the counts
- * kept beside the XArray, and the table lines, parsed and shown.
+ * KUnit tests of the anonymous tables: the entry encoding, what an entry
+ * becomes at a window's end, the counts kept beside the XArray, and the
+ * table lines, parsed and shown.
  */
 
 #ifdef CONFIG_PREPAGE_KUNIT_TEST
@@ -26,7 +27,84 @@ static void prepage_test_anon_entry(struct kunit *test)
 		KUNIT_EXPECT_FALSE(test, anon_is_target(c));
 		KUNIT_EXPECT_EQ(test, anon_timeout_of(t), timeouts[i]);
 		KUNIT_EXPECT_EQ(test, anon_timeout_of(c), timeouts[i]);
+		/* A new candidate was used once: it was swapped in. */
+		KUNIT_EXPECT_EQ(test, anon_uses_of(t), ANON_MAX_USES);
+		KUNIT_EXPECT_EQ(test, anon_uses_of(c), 1U);
 	}
+}
+
+/* anon_entry_next() of @entry, as an entry, or NULL when it times out. */
+static void *prepage_test_anon_next(void *entry, bool young,
+				    unsigned int timeout, unsigned int promote)
+{
+	unsigned long val = anon_entry_next(entry, young, timeout, promote);
+
+	return val ? xa_mk_value(val) : NULL;
+}
+
+static void prepage_test_anon_learn(struct kunit *test)
+{
+	void *e = xa_mk_value(anon_entry(false, 5));
+	unsigned int i;
+
+	/* Used in a second window: a candidate still, its timeout anew. */
+	e = prepage_test_anon_next(e, true, 6, 3);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_FALSE(test, anon_is_target(e));
+	KUNIT_EXPECT_EQ(test, anon_uses_of(e), 2U);
+	KUNIT_EXPECT_EQ(test, anon_timeout_of(e), 6U);
+	/* Not used: one window older, its uses kept. */
+	e = prepage_test_anon_next(e, false, 5, 3);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_FALSE(test, anon_is_target(e));
+	KUNIT_EXPECT_EQ(test, anon_uses_of(e), 2U);
+	KUNIT_EXPECT_EQ(test, anon_timeout_of(e), 5U);
+	/* A third window of use: a target. */
+	e = prepage_test_anon_next(e, true, 7, 3);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_TRUE(test, anon_is_target(e));
+	KUNIT_EXPECT_EQ(test, anon_uses_of(e), 3U);
+	KUNIT_EXPECT_EQ(test, anon_timeout_of(e), 7U);
+	/* A target not used: a candidate one window of use from a target. */
+	e = prepage_test_anon_next(e, false, 5, 3);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_FALSE(test, anon_is_target(e));
+	KUNIT_EXPECT_EQ(test, anon_uses_of(e), 2U);
+	KUNIT_EXPECT_EQ(test, anon_timeout_of(e), 6U);
+	e = prepage_test_anon_next(e, true, 5, 3);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_TRUE(test, anon_is_target(e));
+
+	/* With two windows, the first use after the swap-in promotes. */
+	e = prepage_test_anon_next(xa_mk_value(anon_entry(false, 5)), true,
+				   5, 2);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_TRUE(test, anon_is_target(e));
+	/* With the most, the last use promotes, and the count stops there. */
+	e = xa_mk_value(anon_entry(false, 5));
+	for (i = 2; i < ANON_MAX_USES; i++) {
+		e = prepage_test_anon_next(e, true, 5, ANON_MAX_USES);
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		KUNIT_EXPECT_FALSE(test, anon_is_target(e));
+		KUNIT_EXPECT_EQ(test, anon_uses_of(e), i);
+	}
+	for (i = 0; i < 3; i++) {
+		e = prepage_test_anon_next(e, true, 5, ANON_MAX_USES);
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		KUNIT_EXPECT_TRUE(test, anon_is_target(e));
+		KUNIT_EXPECT_EQ(test, anon_uses_of(e), ANON_MAX_USES);
+		KUNIT_EXPECT_EQ(test, anon_timeout_of(e), 5U);
+	}
+
+	/* An entry not used with one window left goes, target or not. */
+	e = xa_mk_value(anon_entry(true, 1));
+	KUNIT_EXPECT_NULL(test, prepage_test_anon_next(e, false, 5, 3));
+	e = xa_mk_value(anon_entry(false, 1));
+	KUNIT_EXPECT_NULL(test, prepage_test_anon_next(e, false, 5, 3));
+	/* Used, it stays: the timeout starts over. */
+	e = prepage_test_anon_next(e, true, 5, 3);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, anon_timeout_of(e), 5U);
 }
 
 static void prepage_test_anon_table_set(struct kunit *test)
@@ -249,11 +327,27 @@ static void prepage_test_anon_show_lines(struct kunit *test)
 	prepage_test_anon_show(test, again, buf, 511);
 	KUNIT_EXPECT_STREQ(test, buf, want);
 	prepage_anon_table_free(again);
+
+	/*
+	 * The windows a candidate was used in are not shown: a candidate used
+	 * in two next to ones used in one share their line.
+	 */
+	KUNIT_ASSERT_EQ(test, anon_table_set_entry(t, 6,
+						   anon_entry_uses(false, 2, 5)),
+			0);
+	snprintf(want, 512,
+		 "anon %#lx:4 target=1 timeout=5\n"
+		 "anon %#lx:3 target=0 timeout=5\n"
+		 "anon %#lx:1 target=0 timeout=4\n",
+		 p, 5 * p, 8 * p);
+	prepage_test_anon_show(test, t, buf, 511);
+	KUNIT_EXPECT_STREQ(test, buf, want);
 	prepage_anon_table_free(t);
 }
 
 static struct kunit_case prepage_anon_test_cases[] = {
 	KUNIT_CASE(prepage_test_anon_entry),
+	KUNIT_CASE(prepage_test_anon_learn),
 	KUNIT_CASE(prepage_test_anon_table_set),
 	KUNIT_CASE(prepage_test_anon_parse_lines),
 	KUNIT_CASE(prepage_test_anon_parse_errors),
