@@ -50,8 +50,9 @@
 /**
  * struct prepage_anon_table - the anonymous tables of an address space
  * @pages:		virtual page number -> xa_mk_value() of the entry: bit 0
- *			set for a target page (clear: a candidate), the
- *			windows left before the entry times out above it
+ *			set for a target page (clear: a candidate), bits 1-3
+ *			the windows a candidate's page was used in, the
+ *			windows left before the entry times out above them
  * @nr_candidates:	candidate entries
  * @nr_targets:		target entries
  * @nr_chunks:		XArray chunks (XA_CHUNK_SIZE pages) with an entry
@@ -182,14 +183,17 @@ static struct prepage_anon_mm *anon_mm(struct prepage_mm *pm)
 }
 
 /*
- * A table entry: the target bit, the windows in which the page was used
- * (up to ANON_MAX_USES; the window of its swap-in is the first), and the
- * windows left before it times out.
+ * A table entry: the target bit, the windows in which a candidate's page
+ * was used (up to ANON_MAX_USES; the window of its swap-in is the first;
+ * a target has ANON_MAX_USES), and the windows left before it times out.
  */
 #define ANON_TARGET		1UL
 #define ANON_USES_SHIFT		1
 #define ANON_MAX_USES		7U
 #define ANON_TIMEOUT_SHIFT	4
+/* The uses: a mask of bits between the target bit and the timeout. */
+static_assert(((ANON_MAX_USES + 1) & ANON_MAX_USES) == 0);
+static_assert((ANON_MAX_USES << ANON_USES_SHIFT) < (1U << ANON_TIMEOUT_SHIFT));
 
 static unsigned long anon_entry_uses(bool target, unsigned int uses,
 				     unsigned int timeout)
@@ -236,9 +240,10 @@ static unsigned long anon_entry_next(void *entry, bool young,
 	unsigned int left = anon_timeout_of(entry);
 
 	if (young) {
-		uses = min(uses + 1, ANON_MAX_USES);
-		return anon_entry_uses(anon_is_target(entry) || uses >= promote,
-				       uses, timeout);
+		/* A target's entry stays the same while it is used. */
+		if (anon_is_target(entry) || uses + 1 >= promote)
+			return anon_entry(true, timeout);
+		return anon_entry_uses(false, uses + 1, timeout);
 	}
 	if (left <= 1)
 		return 0;
@@ -799,8 +804,9 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
  *
  * Counts the window's anonymous misses (pages the app swapped in itself)
  * and hits (prepaged pages whose accessed bit is set), adds the pages the
- * app swapped in as candidates, promotes accessed candidates, demotes
- * the targets that were not accessed and ages them and the candidates,
+ * app swapped in as candidates, promotes the candidates used in
+ * their anon_promote_windows-th window, demotes the targets that were
+ * not accessed and ages them and the candidates,
  * and deactivates the prepaged pages the app did not use, as MADV_COLD
  * does. The accessed bits
  * of all table pages are cleared on the way, for the end of the next

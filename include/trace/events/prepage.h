@@ -451,9 +451,10 @@ DEFINE_EVENT(prepage_file_table, prepage_file_evict,
 
 /*
  * A change of the anonymous table at the close of a window, page by page:
- * promote (a candidate the app used becomes a target), demote (a target
- * it did not use goes back to being a candidate) and evict (an entry
- * unused for anon_timeout windows leaves the table).
+ * promote (a candidate the app used in its anon_promote_windows-th window
+ * of use becomes a target), demote (a target it did not use goes back to
+ * being a candidate) and evict (an entry unused for anon_timeout windows
+ * leaves the table).
  */
 DECLARE_EVENT_CLASS(prepage_anon_table,
 

@@ -59,12 +59,10 @@ static void prepage_test_anon_learn(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, anon_is_target(e));
 	KUNIT_EXPECT_EQ(test, anon_uses_of(e), 2U);
 	KUNIT_EXPECT_EQ(test, anon_timeout_of(e), 5U);
-	/* A third window of use: a target. */
+	/* A third window of use: a target, as a target loaded would be. */
 	e = prepage_test_anon_next(e, true, 7, 3);
 	KUNIT_ASSERT_NOT_NULL(test, e);
-	KUNIT_EXPECT_TRUE(test, anon_is_target(e));
-	KUNIT_EXPECT_EQ(test, anon_uses_of(e), 3U);
-	KUNIT_EXPECT_EQ(test, anon_timeout_of(e), 7U);
+	KUNIT_EXPECT_EQ(test, xa_to_value(e), anon_entry(true, 7));
 	/* A target not used: a candidate one window of use from a target. */
 	e = prepage_test_anon_next(e, false, 5, 3);
 	KUNIT_ASSERT_NOT_NULL(test, e);
@@ -75,9 +73,20 @@ static void prepage_test_anon_learn(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	KUNIT_EXPECT_TRUE(test, anon_is_target(e));
 
-	/* With two windows, the first use after the swap-in promotes. */
+	/*
+	 * With two windows, the first use after the swap-in promotes, and a
+	 * target not used goes back to a candidate used once.
+	 */
 	e = prepage_test_anon_next(xa_mk_value(anon_entry(false, 5)), true,
 				   5, 2);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_TRUE(test, anon_is_target(e));
+	e = prepage_test_anon_next(e, false, 5, 2);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, xa_to_value(e), anon_entry(false, 4));
+	/* Raising the windows does not demote a target that is used. */
+	e = prepage_test_anon_next(xa_mk_value(anon_entry(true, 5)), true,
+				   5, ANON_MAX_USES);
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	KUNIT_EXPECT_TRUE(test, anon_is_target(e));
 	/* With the most, the last use promotes, and the count stops there. */
