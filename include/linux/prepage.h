@@ -47,7 +47,7 @@ int prepage_load(struct mm_struct *mm, const struct cred *cred,
  * Called from __mmput() before exit_mmap(). While prepage is disabled no
  * address space has prepage state, and this is one static branch.
  */
-static inline void prepage_exit_mm(struct mm_struct *mm)
+static __always_inline void prepage_exit_mm(struct mm_struct *mm)
 {
 	if (static_branch_unlikely(&prepage_key))
 		__prepage_exit_mm(mm);
@@ -64,8 +64,8 @@ static inline void prepage_exit_mm(struct mm_struct *mm)
  * the access is logged, to count prepage hits and misses and to learn the
  * app's target table.
  */
-static inline void prepage_file_access(struct address_space *mapping,
-				       pgoff_t index, unsigned long nr)
+static __always_inline void prepage_file_access(struct address_space *mapping,
+						pgoff_t index, unsigned long nr)
 {
 	if (static_branch_unlikely(&prepage_key))
 		__prepage_file_access(mapping, index, nr);
@@ -82,8 +82,8 @@ static inline void prepage_file_access(struct address_space *mapping,
  * the misses of the window. A folio a prepage thread adds for a window is
  * made active, as workingset_refault() does, before it goes on the LRU.
  */
-static inline void prepage_file_added(struct address_space *mapping,
-				      struct folio *folio, gfp_t gfp)
+static __always_inline void prepage_file_added(struct address_space *mapping,
+					       struct folio *folio, gfp_t gfp)
 {
 	if (static_branch_unlikely(&prepage_key) && !(gfp & __GFP_WRITE))
 		__prepage_file_added(mapping, folio);
@@ -103,7 +103,7 @@ static inline void prepage_file_added(struct address_space *mapping,
  *
  * Return: true in a prepage thread.
  */
-static inline bool prepage_speculative(void)
+static __always_inline bool prepage_speculative(void)
 {
 	return static_branch_unlikely(&prepage_key) && __prepage_speculative();
 }
@@ -117,8 +117,8 @@ static inline bool prepage_speculative(void)
  * Swap-in faults that the tasks of an address space in a switch window
  * take themselves are its anonymous misses, and its new candidates.
  */
-static inline void prepage_anon_swapin(struct mm_struct *mm,
-				       unsigned long address, unsigned long nr)
+static __always_inline void prepage_anon_swapin(struct mm_struct *mm,
+						unsigned long address, unsigned long nr)
 {
 	if (static_branch_unlikely(&prepage_key))
 		__prepage_anon_swapin(mm, address, nr);
