@@ -2054,7 +2054,11 @@ static double oh_swapin_faults(void)
 	return (double)total / (4 * OH_PAGES);
 }
 
-/* Faults on a cached file, one per page (MADV_RANDOM, no fault-around). */
+/*
+ * Faults on a cached file, per page touched. MADV_RANDOM does not turn
+ * fault-around off: a fault maps its neighbours too, so the cost per page
+ * is mostly filemap_map_pages()'s.
+ */
 static double oh_file_faults(int fd)
 {
 	uint64_t t0, total = 0;
