@@ -43,6 +43,7 @@
 #include <asm/tlbflush.h>
 
 #include "../internal.h"
+#include "../swap.h"
 #include "extents.h"
 #include "internal.h"
 #include "workers.h"
@@ -384,18 +385,42 @@ static void anon_walk_free(struct prepage_anon_walk *w)
 }
 
 /*
+ * The access of an accessed bit the engine cleared, kept in the folio for
+ * reclaim. With the idle page flags (CONFIG_PAGE_IDLE_FLAG), PG_young,
+ * which reclaim counts as one accessed bit, as it does for page_idle.
+ * Without them (Android's GKI has none, and prepage does not add page
+ * flags to a frozen KMI), what reclaim does with an accessed bit it finds
+ * first: PG_referenced, or activation if the folio had it already.
+ */
+static void anon_folio_set_used(struct folio *folio)
+{
+	if (IS_ENABLED(CONFIG_PAGE_IDLE_FLAG))
+		folio_set_young(folio);
+	else
+		folio_mark_accessed(folio);
+}
+
+/* Whether the folio keeps an access anon_folio_set_used() handed on. */
+static bool anon_folio_used(struct folio *folio)
+{
+	return IS_ENABLED(CONFIG_PAGE_IDLE_FLAG) ? folio_test_young(folio) :
+						    folio_test_referenced(folio);
+}
+
+/*
  * An accessed bit the engine clears for its own bookkeeping is handed on
  * to the folio, so that whoever else reads accessed bits still sees the
  * access. The folio is no longer idle, as page_idle hands on the bits it
  * clears (idle page tracking). Reclaim gets the access as it would have
- * used the bit, once: the classic LRU reads PG_young when it tests the
- * references of a folio it would reclaim (as for page_idle); MGLRU's
- * aging finds accesses in the page tables, and the folio gets what the
- * aging does with a set bit, a move to the youngest generation (PG_young
- * as well would count the access again when the folio reaches the
- * oldest generation; PG_young alone, for a folio not on an LRU list).
- * Not when the access was the prepager's own fault: a page brought in
- * speculatively must not look used.
+ * used the bit, once: the classic LRU reads it from the folio when it
+ * tests the references of a folio it would reclaim
+ * (anon_folio_set_used()); MGLRU's aging finds accesses in the page
+ * tables, and the folio gets what the aging does with a set bit, a move
+ * to the youngest generation (the folio flag as well would count the
+ * access again when the folio reaches the oldest generation; the flag
+ * alone, for a folio not on an LRU list). Not when the access was the
+ * prepager's own fault: a page brought in speculatively must not look
+ * used.
  */
 static void anon_walk_transfer(struct prepage_anon_walk *w,
 			       struct folio *folio)
@@ -406,18 +431,18 @@ static void anon_walk_transfer(struct prepage_anon_walk *w,
 	if (lru_gen_enabled() && folio_test_lru(folio))
 		folio_activate(folio);
 	else
-		folio_set_young(folio);
+		anon_folio_set_used(folio);
 }
 
 /*
  * Deactivate the folio of page @i, mapped by @ptent, if the page is one
  * of @w->only and its accessed bit is still clear, as MADV_COLD does: it
  * loses the protection its fault gave it (the active list; with MGLRU,
- * the youngest generation for the next one). PG_young is set only for
- * the app's own accesses (the engine's faults never set it). Left where
- * they are: a large folio, whose other pages may be in use, and a folio
- * other processes may map (KSM, or shared since a fork). Called with the
- * page table lock held.
+ * the youngest generation for the next one). anon_folio_used() is true
+ * only for the app's own accesses (the engine's faults never make it
+ * so). Left where they are: a large folio, whose other pages may be in
+ * use, and a folio other processes may map (KSM, or shared since a
+ * fork). Called with the page table lock held.
  */
 static void anon_walk_demote(struct prepage_anon_walk *w, unsigned long i,
 			     struct folio *folio, pte_t ptent)
@@ -425,7 +450,7 @@ static void anon_walk_demote(struct prepage_anon_walk *w, unsigned long i,
 	if (!test_bit(i, w->only) || pte_young(ptent) || !folio ||
 	    !folio_test_anon(folio) || folio_test_large(folio) ||
 	    folio_test_ksm(folio) || folio_likely_mapped_shared(folio) ||
-	    folio_test_young(folio))
+	    anon_folio_used(folio))
 		return;
 	/* What folio_deactivate() moves: count only those. */
 	if (!folio_test_lru(folio) || folio_test_unevictable(folio) ||
@@ -950,6 +975,64 @@ static bool anon_vma_prepageable(struct vm_area_struct *vma)
 	return !userfaultfd_armed(vma);
 }
 
+/*
+ * Whether the anonymous prepagers of @pm's window were cut short: told to
+ * stop, or their address space is exiting (which closes its window) or
+ * being killed (prepage_mm_dying()).
+ */
+static bool anon_cut_short(struct prepage_mm *pm)
+{
+	return READ_ONCE(anon_mm(pm)->stop) || prepage_mm_dying(pm->slot.mm);
+}
+
+/*
+ * How a prepager allocates the pages it swaps in, and charges them: never
+ * reclaiming, waking kswapd or invoking the OOM killer (of the system or
+ * of the app's memory cgroup), which a fault of the app itself may do.
+ * A page there is no free memory for is the app's to fault in.
+ */
+#define PREPAGE_ANON_GFP \
+	((GFP_HIGHUSER_MOVABLE & ~__GFP_RECLAIM) | __GFP_NOWARN | \
+	 __GFP_NOMEMALLOC)
+
+#ifdef CONFIG_SWAP
+/*
+ * Read the page @addr of @vma maps from swap into the swap cache, as
+ * MADV_WILLNEED does, but allocated and charged with %PREPAGE_ANON_GFP;
+ * the caller holds @vma's lock (or the mmap lock), which keeps its page
+ * tables. Return: the folio, with a reference that keeps it in the swap
+ * cache, and the page table entry then still names it (or maps it); NULL
+ * if the page is not swapped out or there was no memory for it.
+ */
+static struct folio *anon_swap_cache_read(struct vm_area_struct *vma,
+					  unsigned long addr)
+{
+	pmd_t *pmd = mm_find_pmd(vma->vm_mm, addr);
+	swp_entry_t entry;
+	pte_t *ptep, pte;
+
+	if (!pmd)
+		return NULL;
+	ptep = pte_offset_map(pmd, addr);
+	if (!ptep)
+		return NULL;
+	pte = ptep_get(ptep);
+	pte_unmap(ptep);
+	if (!is_swap_pte(pte))
+		return NULL;
+	entry = pte_to_swp_entry(pte);
+	if (non_swap_entry(entry))
+		return NULL;
+	return read_swap_cache_async(entry, PREPAGE_ANON_GFP, vma, addr, NULL);
+}
+#else
+static struct folio *anon_swap_cache_read(struct vm_area_struct *vma,
+					  unsigned long addr)
+{
+	return NULL;
+}
+#endif
+
 #ifdef CONFIG_PER_VMA_LOCK
 /*
  * Fault in page @addr of @mm as a read fault of the app would, under the
@@ -957,6 +1040,9 @@ static bool anon_vma_prepageable(struct vm_area_struct *vma)
  * app then faults the page in itself. A SCHED_IDLE prepager never holds
  * the mmap lock across a swap-in, and the VMA is checked under its lock,
  * so a VMA armed with userfaultfd since it was planned is never faulted.
+ * The page is read into the swap cache first (anon_swap_cache_read()),
+ * so that the fault only maps it: it allocates nothing that could
+ * reclaim or kill.
  * Return: true if the page is mapped now.
  */
 static bool anon_fault_in(struct mm_struct *mm, unsigned long addr)
@@ -964,6 +1050,7 @@ static bool anon_fault_in(struct mm_struct *mm, unsigned long addr)
 	unsigned int flags = FAULT_FLAG_VMA_LOCK | FAULT_FLAG_REMOTE |
 			     FAULT_FLAG_ALLOW_RETRY | FAULT_FLAG_KILLABLE;
 	struct vm_area_struct *vma;
+	struct folio *folio;
 	bool retried = false;
 	vm_fault_t ret;
 
@@ -975,8 +1062,14 @@ again:
 		vma_end_read(vma);
 		return false;
 	}
+	folio = anon_swap_cache_read(vma, addr);
+	if (!folio) {
+		vma_end_read(vma);
+		return false;
+	}
 	/* No FAULT_FLAG_WRITE: a COW page stays shared, a read-only one so. */
 	ret = handle_mm_fault(vma, addr, flags, NULL);
+	folio_put(folio);
 	/*
 	 * The lock is gone with these. A retry waited for the page, busy
 	 * (read into the swap cache by someone else), without the lock: try
@@ -1006,7 +1099,7 @@ static void anon_fault_run(struct prepage_mm *pm,
 {
 	unsigned long granted = prepage_budget_take(pm, nr), mapped = 0;
 
-	for (nr = granted; nr && !READ_ONCE(anon_mm(pm)->stop); vpn++, nr--)
+	for (nr = granted; nr && !anon_cut_short(pm); vpn++, nr--)
 		if (anon_fault_in(pm->slot.mm, vpn << PAGE_SHIFT)) {
 			__set_bit(vpn - w->base, w->faulted);
 			mapped++;
@@ -1014,34 +1107,40 @@ static void anon_fault_run(struct prepage_mm *pm,
 	prepage_budget_give(pm, granted - mapped);
 }
 #else
-/* Without per-VMA locks: one GUP call for the run, under the mmap lock. */
+/*
+ * Without per-VMA locks: a page at a time, each read into the swap cache
+ * (anon_swap_cache_read()) and mapped by GUP under the mmap lock, which
+ * is never held across more than one swap-in, and given up between two.
+ */
 static void anon_fault_run(struct prepage_mm *pm,
 			   struct prepage_anon_walk *w,
 			   unsigned long vpn, unsigned int nr)
 {
+	unsigned long granted = prepage_budget_take(pm, nr), mapped = 0;
 	struct mm_struct *mm = pm->slot.mm;
-	struct vm_area_struct *vma;
-	int locked = 1;
-	long ret = 0;
 
-	nr = prepage_budget_take(pm, nr);
-	if (!nr)
-		goto out;
-	mmap_read_lock(mm);
-	vma = vma_lookup(mm, vpn << PAGE_SHIFT);
-	if (!vma || !anon_vma_prepageable(vma) ||
-	    ((vpn + nr) << PAGE_SHIFT) > vma->vm_end) {
-		mmap_read_unlock(mm);
-		goto out;
+	for (nr = granted; nr && !anon_cut_short(pm); vpn++, nr--) {
+		unsigned long addr = vpn << PAGE_SHIFT;
+		struct vm_area_struct *vma;
+		struct folio *folio = NULL;
+		int locked = 1;
+
+		mmap_read_lock(mm);
+		vma = vma_lookup(mm, addr);
+		if (vma && anon_vma_prepageable(vma))
+			folio = anon_swap_cache_read(vma, addr);
+		if (folio &&
+		    get_user_pages_remote(mm, addr, 1, 0, NULL, &locked) == 1) {
+			__set_bit(vpn - w->base, w->faulted);
+			mapped++;
+		}
+		if (locked)
+			mmap_read_unlock(mm);
+		if (folio)
+			folio_put(folio);
+		cond_resched();
 	}
-	ret = get_user_pages_remote(mm, vpn << PAGE_SHIFT, nr, 0, NULL,
-				    &locked);
-	if (locked)
-		mmap_read_unlock(mm);
-	if (ret > 0)
-		bitmap_set(w->faulted, vpn - w->base, ret);
-out:
-	prepage_budget_give(pm, nr - max(ret, 0L));
+	prepage_budget_give(pm, granted - mapped);
 }
 #endif
 
@@ -1073,7 +1172,7 @@ static unsigned int anon_prepage_span(struct prepage_mm *pm,
 	mmap_read_unlock(mm);
 	bitmap_zero(w->faulted, PTRS_PER_PTE);
 
-	for (k = i; k < end && !READ_ONCE(anon_mm(pm)->stop); k += run) {
+	for (k = i; k < end && !anon_cut_short(pm); k += run) {
 		run = 1;
 		if (!test_bit(plan[k].vpn - w->base, w->swapped))
 			continue;
@@ -1103,16 +1202,6 @@ static unsigned int anon_prepage_span(struct prepage_mm *pm,
 		}
 	}
 	return prepaged;
-}
-
-/*
- * Whether the anonymous prepagers of @pm's window were cut short: told to
- * stop, or their address space is exiting (which closes its window).
- */
-static bool anon_cut_short(struct prepage_mm *pm)
-{
-	return READ_ONCE(anon_mm(pm)->stop) ||
-	       !atomic_read(&pm->slot.mm->mm_users);
 }
 
 /*
@@ -1269,7 +1358,7 @@ static void anon_worker_fn(struct kthread_work *work)
 		if (start >= nr)
 			break;
 		/* A batch may cross page tables: one span at a time. */
-		while (i < end && !READ_ONCE(anon_mm(pm)->stop)) {
+		while (i < end && !anon_cut_short(pm)) {
 			unsigned long span = round_down(anon_mm(pm)->plan[i].vpn,
 							PTRS_PER_PTE);
 			unsigned int j = i + 1;
@@ -1284,7 +1373,7 @@ static void anon_worker_fn(struct kthread_work *work)
 					 anon_mm(pm)->plan[start].vpn << PAGE_SHIFT,
 					 anon_mm(pm)->plan[end - 1].vpn << PAGE_SHIFT,
 					 end - start, prepaged);
-		if (READ_ONCE(anon_mm(pm)->stop))
+		if (anon_cut_short(pm))
 			break;
 		cond_resched();
 	}

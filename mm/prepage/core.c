@@ -79,6 +79,24 @@ static atomic_t prepage_exiting = ATOMIC_INIT(0);
 /* Address spaces in a switch window: the access hooks return at once at 0. */
 static atomic_t prepage_nr_switching = ATOMIC_INIT(0);
 
+DEFINE_PER_CPU(struct prepage_events, prepage_events);
+
+/**
+ * prepage_events_sum() - a counter of every address space, since boot
+ * @item:	the counter
+ *
+ * Return: its sum over the CPUs (of &struct prepage_events).
+ */
+unsigned long prepage_events_sum(enum prepage_stat_item item)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(prepage_events, cpu).count[item];
+	return sum;
+}
+
 /*
  * Kilobytes one window may bring in, file and anonymous pages together.
  * Default: 262144 (256 MiB).
@@ -394,13 +412,28 @@ static bool prepage_memcg_full(unsigned long nr)
 #endif
 
 /*
+ * Whether @zone has room for @nr more movable user pages, of an
+ * allocation that may use the zones up to @highest, above its low
+ * watermark (watermark boost included): below it, the allocator wakes
+ * kswapd, which would reclaim other pages, another app's, for them.
+ */
+static bool prepage_zone_has_room(struct zone *zone, unsigned long nr,
+				  enum zone_type highest)
+{
+	return zone_watermark_ok(zone, 0, low_wmark_pages(zone) + nr, highest,
+				 ALLOC_CMA);
+}
+
+/*
  * Whether the current thread bringing in @nr more pages would make memory
  * be reclaimed for them: from the memory cgroup it charges
- * (prepage_memcg_full()), or by the allocator, every zone it may take
+ * (prepage_memcg_full()), or by the allocator, no zone it may take
  * movable user pages from (those of the current node, then of the others
- * it falls back to) being below its min watermark, so that the
- * allocations would reclaim directly. Either way the prepaging would take
- * what the app, or another, needs, at the app's cost.
+ * it falls back to) having room for them above its low watermark, so
+ * that the allocations would wake kswapd
+ * (prepage_zone_has_room()). Either way the prepaging would take what
+ * the app, or another, needs, at the app's cost. Once it is, the window
+ * takes nothing more (prepage_budget_take()).
  */
 static bool prepage_under_pressure(unsigned long nr)
 {
@@ -413,8 +446,7 @@ static bool prepage_under_pressure(unsigned long nr)
 		return true;
 	zonelist = node_zonelist(numa_mem_id(), GFP_HIGHUSER_MOVABLE);
 	for_each_zone_zonelist(zone, z, zonelist, highest)
-		if (zone_watermark_ok(zone, 0, min_wmark_pages(zone), highest,
-				      ALLOC_CMA))
+		if (prepage_zone_has_room(zone, nr, highest))
 			return false;
 	return true;
 }
@@ -494,6 +526,43 @@ enum prepage_stop_reason prepage_budget_stop_reason(struct prepage_mm *pm)
 void prepage_nomem_stop(struct prepage_mm *pm)
 {
 	prepage_stop_once(pm, &pm->nomem_stopped, PREPAGE_STAT_NOMEM_STOPS);
+}
+
+/**
+ * prepage_mm_dying() - whether an address space is being killed or torn
+ * down
+ * @mm:	the address space; the caller keeps the mm_struct from being freed
+ *
+ * Speculation for it stops at once: its last user is gone, the OOM
+ * reaper or process_mrelease() is taking its memory, or (with memory
+ * cgroups, which keep the owner) its owner got a fatal signal, such as
+ * a low-memory killer's SIGKILL, or is exiting, or no task uses it any
+ * more (the references of the prepagers themselves, or of a GUP user,
+ * keep mm_users up). Bringing its pages in would only delay the return
+ * of its memory, at the cost of others.
+ *
+ * Context: a prepager. Takes only rcu_read_lock().
+ * Return: true if it is.
+ */
+bool prepage_mm_dying(struct mm_struct *mm)
+{
+	bool dying = false;
+
+	if (!atomic_read(&mm->mm_users) || test_bit(MMF_OOM_SKIP, &mm->flags) ||
+	    test_bit(MMF_UNSTABLE, &mm->flags))
+		return true;
+#ifdef CONFIG_MEMCG
+	{
+		struct task_struct *owner;
+
+		rcu_read_lock();
+		owner = rcu_dereference(mm->owner);
+		dying = !owner || fatal_signal_pending(owner) ||
+			(owner->flags & PF_EXITING);
+		rcu_read_unlock();
+	}
+#endif
+	return dying;
 }
 
 /*

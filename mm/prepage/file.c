@@ -941,7 +941,8 @@ static pgoff_t prepage_file_read(struct prepage_file *f, pgoff_t index,
 	struct address_space *mapping = f->file->f_mapping;
 	unsigned long nr, done, step, before;
 
-	if (READ_ONCE(prepage_file_mm(f->pm)->stop))
+	if (READ_ONCE(prepage_file_mm(f->pm)->stop) ||
+	    prepage_mm_dying(f->pm->slot.mm))
 		return 0;
 	/*
 	 * The insertion hook records the pages in @f->prepaged without
@@ -1122,6 +1123,8 @@ static enum prepage_stop_reason prepage_file_stop_reason(struct prepage_file *f,
 		return PREPAGE_STOP_NOMEM;
 	if (stop)
 		return stop;
+	if (prepage_mm_dying(f->pm->slot.mm))
+		return PREPAGE_STOP_EXIT;
 	/* Only a stopped work is not queued again for its next slice. */
 	WARN_ON_ONCE(ret < 0);
 	return prepage_budget_stop_reason(f->pm);

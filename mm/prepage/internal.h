@@ -9,11 +9,11 @@
 #include <linux/kobject.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
 #include <linux/types.h>
-#include <linux/vmstat.h>
 #include <linux/workqueue.h>
 
 #include "../mm_slot.h"
@@ -482,18 +482,31 @@ unsigned long prepage_budget_take(struct prepage_mm *pm, unsigned long nr);
 void prepage_budget_give(struct prepage_mm *pm, unsigned long nr);
 enum prepage_stop_reason prepage_budget_stop_reason(struct prepage_mm *pm);
 void prepage_nomem_stop(struct prepage_mm *pm);
+bool prepage_mm_dying(struct mm_struct *mm);
 
-/*
- * Every counter of an address space is also summed over the whole system in
- * /proc/vmstat, where the prepage_* events are in the order of this enum.
+/**
+ * struct prepage_events - the counters of every address space, summed
+ * @count:	by &enum prepage_stat_item, since boot
+ *
+ * Per CPU; /sys/kernel/mm/prepage/stat shows their sums. prepage's own,
+ * not vmstat events: those are a type of the kernel's frozen module ABI
+ * on Android (struct vm_event_state of vm_event_states).
  */
-static_assert(PREPAGE_PRESSURE_STOPS - PREPAGE_SWITCHES == NR_PREPAGE_STAT - 1);
+struct prepage_events {
+	unsigned long count[NR_PREPAGE_STAT];
+};
+
+DECLARE_PER_CPU(struct prepage_events, prepage_events);
+
+unsigned long prepage_events_sum(enum prepage_stat_item item);
+/* proc.c */
+const char *prepage_stat_name(enum prepage_stat_item item);
 
 static inline void prepage_stat_add(struct prepage_mm *pm,
 				    enum prepage_stat_item item, long delta)
 {
 	atomic_long_add(delta, &pm->stat[item]);
-	count_vm_events(PREPAGE_SWITCHES + item, delta);
+	this_cpu_add(prepage_events.count[item], delta);
 }
 
 static inline unsigned long prepage_stat_read(struct prepage_mm *pm,

@@ -2,14 +2,16 @@
 /*
  * prepage per-process interface: what /proc/<pid>/prepage, prepage_table
  * and prepage_stat show, and what writing them does. Their files are
- * fs/proc/base.c's: it checks PTRACE_MODE_READ over the target, as for
- * /proc/<pid>/mem, and CAP_SYS_NICE for writes.
+ * fs/proc/base.c's: opening them checks CAP_SYS_NICE and PTRACE_MODE_READ
+ * over the target, as for /proc/<pid>/mem.
  *
- * The interface is ActivityManager's: every write needs CAP_SYS_NICE,
- * also to one's own process. Otherwise a table naming any readable file,
- * and file_prepaged after a switch, would tell an unprivileged process
- * which pages of that file are cached, which mincore() and cachestat()
- * do not tell it.
+ * The interface is ActivityManager's: every reader and writer needs
+ * CAP_SYS_NICE, also of its own process. Otherwise a table naming any
+ * readable file, and file_prepaged after a switch, would tell an
+ * unprivileged process which pages of that file are cached, which
+ * mincore() and cachestat() do not tell it; and so would its own table
+ * dumps across a switch, the prepaged pages it left unused leaving the
+ * target, for the files it reads in the switches its tables learn from.
  */
 
 #define pr_fmt(fmt) "prepage-proc: " fmt
@@ -149,6 +151,18 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_ANON_SAT_OUT]	= "anon_sat_out",
 	[PREPAGE_STAT_PRESSURE_STOPS]	= "pressure_stops",
 };
+
+/**
+ * prepage_stat_name() - the key of a counter
+ * @item:	the counter
+ *
+ * Return: its key in /proc/<pid>/prepage_stat and
+ * /sys/kernel/mm/prepage/stat.
+ */
+const char *prepage_stat_name(enum prepage_stat_item item)
+{
+	return prepage_stat_names[item];
+}
 
 /**
  * prepage_show_stat() - show /proc/<pid>/prepage_stat: the counters, one

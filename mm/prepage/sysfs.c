@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * prepage tunables in /sys/kernel/mm/prepage/, one value a file.
+ * prepage tunables in /sys/kernel/mm/prepage/, one value a file, and
+ * the system-wide counters.
  */
 
 #define pr_fmt(fmt) "prepage-sysfs: " fmt
@@ -133,8 +134,28 @@ PREPAGE_KNOB(max_switch_kbytes, 0, UINT_MAX);
 /* Start the side the app waited on first before the other. */
 PREPAGE_SWITCH(order_sides);
 
+/*
+ * The counters of every address space since boot, one "key value" a line
+ * with the keys of /proc/<pid>/prepage_stat, as a node's vmstat file
+ * shows its counters: a snapshot that is read in one go.
+ */
+static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	unsigned int i;
+	int len = 0;
+
+	for (i = 0; i < NR_PREPAGE_STAT; i++)
+		len += sysfs_emit_at(buf, len, "%s %lu\n", prepage_stat_name(i),
+				     prepage_events_sum(i));
+	return len;
+}
+
+static struct kobj_attribute stat_attr = __ATTR_RO(stat);
+
 static struct attribute *prepage_attrs[] = {
 	&enabled_attr.attr,
+	&stat_attr.attr,
 	&max_switch_kbytes_knob.attr.attr,
 	&order_sides_switch.attr.attr,
 	NULL,

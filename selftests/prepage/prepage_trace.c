@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -113,12 +114,14 @@ static int events(const char *inst, pid_t pid, char *out, size_t size)
 			/* One more of a run: "EVENT*N" */
 			len = run_at;
 			len += snprintf(out + len, size - len, "*%u", ++run);
+			len = len < size ? len : size - 1;
 			nr++;
 			continue;
 		}
 		last = e;
 		len += snprintf(out + len, size - len, "%s%.*s", nr ? "\n" : "",
 				(int)strlen(evs[e].name) - 9, evs[e].name + 8);
+		len = len < size ? len : size - 1;
 		run_at = len;
 		run = 1;
 		for (k = 0; k < MAX_KEYS && evs[e].keys[k]; k++) {
@@ -126,6 +129,7 @@ static int events(const char *inst, pid_t pid, char *out, size_t size)
 				snprintf(val, sizeof(val), "?");
 			len += snprintf(out + len, size - len, " %s=%s",
 					evs[e].keys[k], val);
+			len = len < size ? len : size - 1;
 		}
 		nr++;
 	}
@@ -458,6 +462,126 @@ TEST_F(trace, exit)
 	EXPECT_STREQ("window_open restart=0 lead=none\n"
 		     "window_close reason=exit file_prepaged=0 file_hit=0 file_miss=0 anon_prepaged=0 anon_hit=0 anon_miss=0",
 		     self->out);
+}
+
+/* Processes that keep every CPU busy, to kill with spinners_stop(). */
+static int spinners_start(pid_t *pids, int max)
+{
+	int i, n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	for (i = 0; i < n && i < max; i++) {
+		pids[i] = fork();
+		if (!pids[i]) {
+			/* Not left spinning by a test that failed. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (;;)
+				;
+		}
+		if (pids[i] < 0)
+			break;
+	}
+	return i;
+}
+
+static void spinners_stop(pid_t *pids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
+}
+
+/* Whether event line @what is among the @pid's events, in @out. */
+static bool has_event(const char *inst, pid_t pid, char *out, size_t size,
+		      const char *what)
+{
+	return events(inst, pid, out, size) > 0 && strstr(out, what);
+}
+
+/*
+ * The app is killed while its anonymous prepagers swap its pages in, as
+ * a low-memory killer kills: they stop at once, for the exit, rather
+ * than swap the rest of the victim in (their own reference keeps its
+ * address space up until they are done). The app has KILLED_PAGES of
+ * them, and a spinning process per CPU keeps the SCHED_IDLE prepagers
+ * nearly off the CPUs from before the window opens until after the
+ * kill, so that there is a rest to leave.
+ */
+#define KILLED_PAGES	4096
+
+TEST_F(trace, killed)
+{
+	/* A line per batch: more than the fixture's buffer holds. */
+	static char out[65536];
+	char *buf, table[4096], swaps[4096], path[512], reason[16], *done, c;
+	int i, round, nr_spin, prepaged, sync[2];
+	pid_t pid, spin[64];
+
+	if (read_file("/proc/swaps", swaps, sizeof(swaps)) <= 0 ||
+	    !strchr(swaps, '\n') || !strchr(swaps, '\n')[1])
+		SKIP(return, "no swap: the anonymous prepagers need one");
+	buf = mmap(NULL, KILLED_PAGES * psz, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	madvise(buf, KILLED_PAGES * psz, MADV_NOHUGEPAGE);
+	for (i = 0; i < KILLED_PAGES; i++)
+		buf[i * psz] = (char)(i + 1);
+	ASSERT_EQ(0, knob_set("batch_pages", 16));
+	for (round = 0; round < 2; round++) {
+		ASSERT_TRUE(pageout(buf, 0, KILLED_PAGES));
+		ASSERT_EQ(0, ctl("start"));
+		for (i = 0; i < KILLED_PAGES; i++)
+			ASSERT_EQ((char)(i + 1), buf[i * psz]);
+		ASSERT_EQ(0, ctl("end"));
+	}
+	ASSERT_LT(0, dump(table, sizeof(table)));
+	ASSERT_TRUE(strstr(table, "target=1"));
+	ASSERT_TRUE(pageout(buf, 0, KILLED_PAGES));
+	ASSERT_EQ(0, pipe(sync));
+	/* Only the killed window's events: the learning ones were many. */
+	snprintf(path, sizeof(path), "%s/trace", self->inst);
+	ASSERT_EQ(0, truncate_file(path));
+
+	nr_spin = spinners_start(spin, ARRAY_SIZE(spin));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* The parent's pages, swapped out, and its table. */
+		c = load(table) || ctl("start") ? 'n' : 'y';
+		if (write(sync[1], &c, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(sync[0], &c, 1));
+	ASSERT_EQ('y', c);
+	/* A prepager at work for it: it holds the address space. */
+	for (i = 0; i < 2000 && !has_event(self->inst, pid, out, sizeof(out),
+					   "anon_batch");
+	     i++)
+		usleep(5000);
+	ASSERT_GT(2000, i) TH_LOG("no prepager ran: %s", out);
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	usleep(100000);
+	spinners_stop(spin, nr_spin);
+	for (i = 0; i < 2000 && !has_event(self->inst, pid, out, sizeof(out),
+					   "anon_done");
+	     i++)
+		usleep(5000);
+	ASSERT_GT(2000, i) TH_LOG("the prepagers did not stop: %s", out);
+	done = strstr(out, "anon_done prepaged=");
+	ASSERT_TRUE(done);
+	ASSERT_EQ(2, sscanf(done, "anon_done prepaged=%d reason=%15s",
+			    &prepaged, reason));
+	EXPECT_STREQ("exit", reason) TH_LOG("%s", out);
+	EXPECT_GT(KILLED_PAGES / 2, prepaged) TH_LOG("%s", out);
+	close(sync[0]);
+	close(sync[1]);
+	munmap(buf, KILLED_PAGES * psz);
 }
 
 /*

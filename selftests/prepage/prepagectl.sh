@@ -237,18 +237,18 @@ test_replay() {
 	[ "$(window_prepaged)" = 4 ]
 }
 
-# Every counter of prepage_stat, and its prepage_* sum over the system in
-# /proc/vmstat.
+# Every counter of prepage_stat, and its sum over the system in
+# /sys/kernel/mm/prepage/stat.
 COUNTERS="switches restarts file_prepaged file_hit file_miss file_demoted
 	file_evicted file_late file_stale budget_stops closed_stops nomem_stops
 	log_dropped anon_prepaged anon_hit anon_miss anon_evicted anon_demoted
 	anon_late file_sat_out anon_sat_out pressure_stops"
-vmstat_of() {
-	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+system_of() {
+	awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/mm/prepage/stat
 }
 counters() {
 	for k in $COUNTERS; do
-		echo "$k $(stat_of "$k") $(vmstat_of "prepage_$k")"
+		echo "$k $(stat_of "$k") $(system_of "$k")"
 	done
 }
 
@@ -256,8 +256,8 @@ counters() {
 # does not run) moves each system counter exactly as the process's own,
 # and stat shows the system counters.
 test_system_stat() {
-	if [ -z "$(vmstat_of prepage_switches)" ]; then
-		ktap_print_msg "no prepage_* in /proc/vmstat: needs CONFIG_VM_EVENT_COUNTERS"
+	if [ -z "$(system_of switches)" ]; then
+		ktap_print_msg "no switches in /sys/kernel/mm/prepage/stat"
 		return 1
 	fi
 	"$CTL" reset -p "$PID" &&
@@ -266,19 +266,19 @@ test_system_stat() {
 	evict &&
 	[ "$(window_prepaged)" = 4 ] &&
 	counters > "$WORK/after" || return 1
-	# KEY PROCESS VMSTAT KEY PROCESS VMSTAT: before and after
+	# KEY PROCESS SYSTEM KEY PROCESS SYSTEM: before and after
 	paste -d' ' "$WORK/before" "$WORK/after" > "$WORK/both"
 	awk '$6 - $3 != $5 - $2 { bad = 1
-		print "# " $1 ": process +" $5 - $2 ", vmstat +" $6 - $3 }
+		print "# " $1 ": process +" $5 - $2 ", system +" $6 - $3 }
 	     $1 == "switches" && $5 - $2 != 1 { bad = 1 }
 	     $1 == "file_prepaged" && $5 - $2 != 4 { bad = 1 }
 	     END { exit bad }' "$WORK/both" &&
 	run 0 "" "$CTL" stat &&
-	sw=$(vmstat_of prepage_switches) &&
-	grep -qxF "system (/proc/vmstat): $sw switches ($(vmstat_of prepage_restarts) restarted)" \
+	sw=$(system_of switches) &&
+	grep -qxF "system: $sw switches ($(system_of restarts) restarted)" \
 		"$WORK/out" &&
 	run 0 "" "$CTL" stat --json &&
-	grep -qF "\"system\": {\"switches\": $(vmstat_of prepage_switches), " \
+	grep -qF "\"system\": {\"switches\": $(system_of switches), " \
 		"$WORK/out"
 }
 

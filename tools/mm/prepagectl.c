@@ -130,8 +130,8 @@ static void refused(int pid, const char *what, int err)
 	case EACCES:
 	case EPERM:
 		fatal(EXIT_REFUSED,
-		      "%s of process %d: permission denied (needs ptrace read access to it%s)",
-		      what, pid, strcmp(what, "reading") ? " and CAP_SYS_NICE" : "");
+		      "%s of process %d: permission denied (needs ptrace read access to it and CAP_SYS_NICE)",
+		      what, pid);
 	default:
 		fatal(EXIT_REFUSED, "%s of process %d: %s", what, pid,
 		      strerror(err));
@@ -796,15 +796,15 @@ static void stat_one(int pid, struct kv *kv, int n, bool json, bool *first)
 	       kv_get(kv, n, "last_prepage_ns") / 1e6);
 }
 
-/* The prepage_* lines of /proc/vmstat: every process since boot. */
+/* /sys/kernel/mm/prepage/stat: every process since boot. */
 static void stat_system(bool json)
 {
 	struct kv kv[64];
 	int i, n;
 
-	n = read_kv_path("/proc/vmstat", "prepage_", kv, 60);
+	n = read_kv_path("/sys/kernel/mm/prepage/stat", "", kv, 60);
 	if (n <= 0) {
-		/* No CONFIG_VM_EVENT_COUNTERS: no system counters. */
+		/* No sysfs: no system counters. */
 		if (json)
 			printf(",\n \"system\": null");
 		return;
@@ -819,7 +819,7 @@ static void stat_system(bool json)
 		printf("}");
 		return;
 	}
-	printf("system (/proc/vmstat): %llu switches (%llu restarted)\n",
+	printf("system: %llu switches (%llu restarted)\n",
 	       kv_get(kv, n, "switches"), kv_get(kv, n, "restarts"));
 	printf("  file: ");
 	stat_side(kv, n, "file", false);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * KUnit tests of the prepage core: the life cycle of the per address
- * space state, the back-off, which side leads, and when the app reaches
- * the side that waits. No case turns prepage on or off.
+ * space state, when it is dying, the back-off, the watermark of the
+ * pressure stop, which side leads, and when the app reaches the side
+ * that waits. No case turns prepage on or off.
  */
 
 #ifdef CONFIG_PREPAGE_KUNIT_TEST
@@ -40,7 +41,7 @@ static void prepage_test_mm_exit(struct kunit *test, struct mm_struct *mm)
 /*
  * A state of @mm that is not in the hash, as prepage_mm_enter() would
  * make it: nothing but the test can find it, whether prepage is on or
- * off. Its windows count in /proc/vmstat, as any state's do.
+ * off. Its windows count in the system counters, as any state's do.
  */
 static struct prepage_mm *prepage_test_mm_new(struct kunit *test,
 					      struct mm_struct *mm)
@@ -149,6 +150,32 @@ static void prepage_test_mm_enter(struct kunit *test)
 	prepage_mm_put(pm);
 }
 
+/*
+ * prepage_mm_dying(): an address space whose memory the OOM reaper or
+ * process_mrelease() takes, or (with memory cgroups) that no task uses
+ * any more, gets no more speculation; one its owner uses does.
+ */
+static void prepage_test_mm_dying(struct kunit *test)
+{
+	struct mm_struct *mm = prepage_test_mm_alloc(test);
+
+	KUNIT_EXPECT_FALSE(test, prepage_mm_dying(mm));
+	set_bit(MMF_OOM_SKIP, &mm->flags);
+	KUNIT_EXPECT_TRUE(test, prepage_mm_dying(mm));
+	clear_bit(MMF_OOM_SKIP, &mm->flags);
+	set_bit(MMF_UNSTABLE, &mm->flags);
+	KUNIT_EXPECT_TRUE(test, prepage_mm_dying(mm));
+	clear_bit(MMF_UNSTABLE, &mm->flags);
+	KUNIT_EXPECT_FALSE(test, prepage_mm_dying(mm));
+#ifdef CONFIG_MEMCG
+	/* What the exit of the last task that used it leaves. */
+	RCU_INIT_POINTER(mm->owner, NULL);
+	KUNIT_EXPECT_TRUE(test, prepage_mm_dying(mm));
+	rcu_assign_pointer(mm->owner, current);
+	KUNIT_EXPECT_FALSE(test, prepage_mm_dying(mm));
+#endif
+}
+
 static unsigned int prepage_test_min_precision;
 
 /* Backends as prepage_backoff() sees them: their counters and tunable. */
@@ -195,7 +222,7 @@ static unsigned int prepage_test_judge(struct prepage_mm *pm,
  * at the threshold, pages used only after reclaim took them, the level's
  * cap, and the windows that tell nothing, among them those that
  * prepaged less than an eighth of their targets. Only the state's lock,
- * counters and back-off are used: no address space, no vmstat event.
+ * counters and back-off are used: no address space, no system counter.
  */
 static void prepage_test_backoff(struct kunit *test)
 {
@@ -253,6 +280,38 @@ static void prepage_test_backoff(struct kunit *test)
 	pm->log_dropped = true;
 	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 0), 1);
 	KUNIT_EXPECT_EQ(test, pm->backoff[PREPAGE_SIDE_FILE].level, 0);
+}
+
+/*
+ * The watermark half of the pressure stop: a zone has room for a take
+ * while its free pages stay above its low watermark, boost and the
+ * reserve for the allocation's zones included, after it. Its min
+ * watermark, where the allocator would reclaim directly, is too late:
+ * kswapd wakes at the low one.
+ */
+static void prepage_test_zone_room(struct kunit *test)
+{
+	enum zone_type highest = gfp_zone(GFP_HIGHUSER_MOVABLE);
+	struct zone *zone = kunit_kzalloc(test, sizeof(*zone), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, zone);
+	zone->_watermark[WMARK_MIN] = 500;
+	zone->_watermark[WMARK_LOW] = 1000;
+	zone->_watermark[WMARK_HIGH] = 1500;
+	atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], 1100);
+	KUNIT_EXPECT_TRUE(test, prepage_zone_has_room(zone, 0, highest));
+	KUNIT_EXPECT_TRUE(test, prepage_zone_has_room(zone, 99, highest));
+	/* Down to the low watermark: kswapd would wake. */
+	KUNIT_EXPECT_FALSE(test, prepage_zone_has_room(zone, 100, highest));
+	/* Still above min, where the allocator would reclaim itself. */
+	KUNIT_EXPECT_FALSE(test, prepage_zone_has_room(zone, 500, highest));
+	/* A boost raises the low watermark. */
+	zone->watermark_boost = 100;
+	KUNIT_EXPECT_FALSE(test, prepage_zone_has_room(zone, 0, highest));
+	zone->watermark_boost = 0;
+	zone->lowmem_reserve[highest] = 50;
+	KUNIT_EXPECT_TRUE(test, prepage_zone_has_room(zone, 49, highest));
+	KUNIT_EXPECT_FALSE(test, prepage_zone_has_room(zone, 50, highest));
 }
 
 /* A log entry of @kind for prepage_test_lead(); the pages do not matter. */
@@ -418,7 +477,9 @@ static void prepage_test_reach(struct kunit *test)
 static struct kunit_case prepage_core_test_cases[] = {
 	KUNIT_CASE(prepage_test_window_lifecycle),
 	KUNIT_CASE(prepage_test_mm_enter),
+	KUNIT_CASE(prepage_test_mm_dying),
 	KUNIT_CASE(prepage_test_backoff),
+	KUNIT_CASE(prepage_test_zone_room),
 	KUNIT_CASE(prepage_test_lead),
 	KUNIT_CASE(prepage_test_reach),
 	{},
