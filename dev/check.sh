@@ -38,6 +38,8 @@ if phase "kernel build" "$ROOT/dev/build.sh" &&
 		if [ $src != 0 ] && ! grep -q '^FAIL' "$BUILD/static-results"; then
 			record FAIL "static checks (aborted, exit $src)"
 		fi
+		phase "KMI check (abidiff of the base's exported symbols, CONFIG_PREPAGE=y)" \
+			"$ROOT/dev/abi-check.sh"
 	fi
 fi
 

@@ -11,7 +11,7 @@ pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
       quilt xz-utils file make gcc libc6-dev python3 python3-ply python3-git
       perl git kmod rsync ocaml-nox gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       gcc-powerpc64le-linux-gnu libcap-dev libnuma-dev liburing-dev trace-cmd
-      linux-perf python3-venv)
+      linux-perf python3-venv abigail-tools)
 # rsync: the kselftest install target; ocaml-nox: coccicheck's OCaml-scripted
 # rules (ocamlopt, which --no-install-recommends leaves out);
 # gcc-aarch64-linux-gnu, gcc-powerpc64le-linux-gnu: the arm64 (16K pages)
@@ -21,6 +21,7 @@ pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
 # gup_longterm leave their io_uring cases out); trace-cmd, linux-perf: brought
 # into the guest by dev/vm.sh -k for the tests that the series' events parse
 # in them. python3-venv: the virtualenv b4 is installed in (below).
+# abigail-tools: abidw and abidiff, the KMI check (dev/abi-check.sh).
 [ "${1:-}" = bench ] && pkgs+=(python3-matplotlib)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -4,7 +4,9 @@
 # kind name", judged by dev/results.py):
 #  1. the prepage kselftests (build/kselftest); the KUnit suites built into
 #     the kernel run at boot, and prepage-core once more with prepage
-#     enabled. Console log: build/vm-console.log.
+#     enabled; then prepage's enabled and a trace event toggled under
+#     page cache load (dev/toggle-stress.sh, STRESS_SECONDS, default 30).
+#     Console log: build/vm-console.log.
 #  2. the no-regression run: the upstream mm, cachestat and proc kselftests
 #     (build/kselftest-upstream, dev/upstream-selftests.sh) with prepage
 #     enabled and every test process in a switch window, in a VM of its
@@ -44,8 +46,8 @@ echo 0 >/sys/kernel/mm/prepage/enabled"
 
 set +e
 t0=$(date +%s)
-"$ROOT/dev/vm.sh" -k -t "${VM_TIMEOUT:-900}" -l "$log" -- \
-	"cd /kselftest && ./run_kselftest.sh; rc=\$?; $kunit_again; exit \$rc" \
+"$ROOT/dev/vm.sh" -k -t "${VM_TIMEOUT:-900}" -l "$log" -x "$ROOT/dev/toggle-stress.sh" -- \
+	"cd /kselftest && ./run_kselftest.sh; rc=\$?; $kunit_again; sh /extra/toggle-stress.sh ${STRESS_SECONDS:-30}; exit \$rc" \
 	>"$BUILD/vm-output.log"
 rc=$?
 log "prepage kselftests VM: $(( $(date +%s) - t0 ))s"
@@ -67,6 +69,12 @@ logs=("$log")
 "$ROOT/dev/results.py" "${logs[@]}" >"$res"
 grep -q '^[A-Z]* kunit prepage-core\[2\]\.' "$res" ||
 	echo "FAIL kunit prepage-core[2] (the run with prepage enabled did not happen)" >>"$res"
+# The toggling stress (dev/toggle-stress.sh) after them.
+stress=$(sed -n 's/^PREPAGE-STRESS: //p' "$log" | tail -n 1)
+case $stress in
+"ok "*) echo "PASS stress toggle-under-load (${stress#ok })" >>"$res" ;;
+*) echo "FAIL stress toggle-under-load (${stress:-no result: the guest crashed or timed out})" >>"$res" ;;
+esac
 case $rc in
 0|1) ;;   # run_kselftest.sh: 1 when a test failed; results.py has them
 *) echo "FAIL vm (exit $rc: no result, a kernel problem or a timeout)" >>"$res" ;;
