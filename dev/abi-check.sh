@@ -32,6 +32,10 @@ if [ ! -e "$src/.git" ]; then
 	git -C "$KSRC" worktree add -q -f --detach "$src" "$BASE_TAG"
 fi
 series=$(git -C "$KSRC" rev-parse "$BRANCH")
+# With debug info ccache hashes the working directory too, and a clean
+# clone builds in a directory of its own: the DWARF's compile directory
+# does not matter to the ABI, the cache does (CI's 60 minutes).
+export CCACHE_NOHASHDIR=1
 
 # build <commit> <fragment...>: vmlinux of <commit> with these options.
 build() {

@@ -25,6 +25,7 @@
 #include <linux/bitmap.h>
 #include <linux/hugetlb.h>
 #include <linux/mm.h>
+#include <linux/mempolicy.h>
 #include <linux/mm_inline.h>
 #include <linux/mmu_notifier.h>
 #include <linux/page_idle.h>
@@ -389,22 +390,19 @@ static void anon_walk_free(struct prepage_anon_walk *w)
  * reclaim. With the idle page flags (CONFIG_PAGE_IDLE_FLAG), PG_young,
  * which reclaim counts as one accessed bit, as it does for page_idle.
  * Without them (Android's GKI has none, and prepage does not add page
- * flags to a frozen KMI), what reclaim does with an accessed bit it finds
- * first: PG_referenced, or activation if the folio had it already.
+ * flags to a frozen KMI): a folio on an LRU list is activated, which
+ * keeps it from the next reclaim as the bit would have (reclaim takes a
+ * mapped anonymous folio with PG_referenced alone); one in a per-CPU
+ * batch is marked accessed.
  */
 static void anon_folio_set_used(struct folio *folio)
 {
 	if (IS_ENABLED(CONFIG_PAGE_IDLE_FLAG))
 		folio_set_young(folio);
+	else if (folio_test_lru(folio))
+		folio_activate(folio);
 	else
 		folio_mark_accessed(folio);
-}
-
-/* Whether the folio keeps an access anon_folio_set_used() handed on. */
-static bool anon_folio_used(struct folio *folio)
-{
-	return IS_ENABLED(CONFIG_PAGE_IDLE_FLAG) ? folio_test_young(folio) :
-						    folio_test_referenced(folio);
 }
 
 /*
@@ -432,6 +430,13 @@ static void anon_walk_transfer(struct prepage_anon_walk *w,
 		folio_activate(folio);
 	else
 		anon_folio_set_used(folio);
+}
+
+/* Whether the folio keeps an access anon_folio_set_used() handed on. */
+static bool anon_folio_used(struct folio *folio)
+{
+	return IS_ENABLED(CONFIG_PAGE_IDLE_FLAG) ? folio_test_young(folio) :
+						    folio_test_referenced(folio);
 }
 
 /*
@@ -997,95 +1002,189 @@ static bool anon_cut_short(struct prepage_mm *pm)
 
 #ifdef CONFIG_SWAP
 /*
- * Read the page @addr of @vma maps from swap into the swap cache, as
- * MADV_WILLNEED does, but allocated and charged with %PREPAGE_ANON_GFP;
- * the caller holds @vma's lock (or the mmap lock), which keeps its page
- * tables. Return: the folio, with a reference that keeps it in the swap
- * cache, and the page table entry then still names it (or maps it); NULL
- * if the page is not swapped out or there was no memory for it.
+ * The swap entry in the page table entry of @addr in @vma, whose lock (or
+ * the mmap lock) the caller holds, which keeps its page tables; false if
+ * the entry does not hold one.
  */
-static struct folio *anon_swap_cache_read(struct vm_area_struct *vma,
-					  unsigned long addr)
+static bool anon_swap_entry(struct vm_area_struct *vma, unsigned long addr,
+			    swp_entry_t *entry)
 {
 	pmd_t *pmd = mm_find_pmd(vma->vm_mm, addr);
-	swp_entry_t entry;
+	spinlock_t *ptl;	/* the page table's */
 	pte_t *ptep, pte;
 
 	if (!pmd)
-		return NULL;
-	ptep = pte_offset_map(pmd, addr);
+		return false;
+	ptep = pte_offset_map_lock(vma->vm_mm, pmd, addr, &ptl);
 	if (!ptep)
-		return NULL;
+		return false;
 	pte = ptep_get(ptep);
-	pte_unmap(ptep);
+	pte_unmap_unlock(ptep, ptl);
 	if (!is_swap_pte(pte))
+		return false;
+	*entry = pte_to_swp_entry(pte);
+	return !non_swap_entry(*entry);
+}
+
+/*
+ * Read the page @addr of @vma maps from swap into the swap cache, as
+ * MADV_WILLNEED does, but allocated and charged with %PREPAGE_ANON_GFP,
+ * and without waiting for a swap-in of the same entry in progress (the
+ * app's own). The caller holds @vma's lock (or the mmap lock). Return:
+ * the folio, with a reference that keeps it in the swap cache, @new
+ * set if this call read it; the page table entry then still names it
+ * (the fault that maps it finds it there: it allocates nothing). NULL
+ * if the page is not swapped out, was there no memory for it, or is
+ * being swapped in.
+ */
+static struct folio *anon_swap_cache_read(struct vm_area_struct *vma,
+					  unsigned long addr, bool *new)
+{
+	swp_entry_t entry, now;
+	struct mempolicy *mpol;
+	struct folio *folio;
+	pgoff_t ilx;
+
+	*new = false;
+	if (!anon_swap_entry(vma, addr, &entry))
 		return NULL;
-	entry = pte_to_swp_entry(pte);
-	if (non_swap_entry(entry))
+	mpol = get_vma_policy(vma, addr, 0, &ilx);
+	folio = __read_swap_cache_async(entry, PREPAGE_ANON_GFP, mpol, ilx,
+					new, true);
+	mpol_cond_put(mpol);
+	if (!folio)
 		return NULL;
-	return read_swap_cache_async(entry, PREPAGE_ANON_GFP, vma, addr, NULL);
+	if (*new)
+		swap_read_folio(folio, NULL);
+	/*
+	 * While the folio is in the swap cache the entry can only be
+	 * mapped (its page swapped out again keeps its slot) or zapped.
+	 */
+	if (!anon_swap_entry(vma, addr, &now) || now.val != entry.val) {
+		folio_put(folio);
+		*new = false;
+		return NULL;
+	}
+	return folio;
+}
+
+/*
+ * Once @folio, from anon_swap_cache_read(), is mapped: a page the app's
+ * own fault swaps in from a synchronous device (zram) keeps no copy in
+ * swap (do_swap_page() reads it around the swap cache and frees its
+ * slot), and neither does one the prepager read (@new), unless others
+ * still map the entry. Left as it is if its lock is taken.
+ */
+static void anon_swap_cache_done(struct folio *folio, bool new)
+{
+	if (!new || !folio_test_swapcache(folio) || !folio_trylock(folio))
+		return;
+	if (folio_test_swapcache(folio) &&
+	    /* SWP_SYNCHRONOUS_IO is set at swapon, before any entry. */
+	    data_race(swp_swap_info(folio->swap)->flags & SWP_SYNCHRONOUS_IO))
+		folio_free_swap(folio);
+	folio_unlock(folio);
 }
 #else
 static struct folio *anon_swap_cache_read(struct vm_area_struct *vma,
-					  unsigned long addr)
+					  unsigned long addr, bool *new)
 {
+	*new = false;
 	return NULL;
+}
+
+static void anon_swap_cache_done(struct folio *folio, bool new)
+{
 }
 #endif
 
 #ifdef CONFIG_PER_VMA_LOCK
+/* The lock a prepager faults @addr of @mm under: its VMA's. */
+static struct vm_area_struct *anon_fault_lock(struct mm_struct *mm,
+					      unsigned long addr,
+					      unsigned int *flags)
+{
+	*flags |= FAULT_FLAG_VMA_LOCK;
+	return lock_vma_under_rcu(mm, addr);
+}
+
+static void anon_fault_unlock(struct vm_area_struct *vma)
+{
+	vma_end_read(vma);
+}
+#else
+/* Without per-VMA locks: the mmap lock, for one page. */
+static struct vm_area_struct *anon_fault_lock(struct mm_struct *mm,
+					      unsigned long addr,
+					      unsigned int *flags)
+{
+	struct vm_area_struct *vma;
+
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, addr);
+	if (!vma)
+		mmap_read_unlock(mm);
+	return vma;
+}
+
+static void anon_fault_unlock(struct vm_area_struct *vma)
+{
+	mmap_read_unlock(vma->vm_mm);
+}
+#endif
+
 /*
  * Fault in page @addr of @mm as a read fault of the app would, under the
- * lock of its VMA only, which is given up when the VMA is contended: the
- * app then faults the page in itself. A SCHED_IDLE prepager never holds
- * the mmap lock across a swap-in, and the VMA is checked under its lock,
- * so a VMA armed with userfaultfd since it was planned is never faulted.
- * The page is read into the swap cache first (anon_swap_cache_read()),
- * so that the fault only maps it: it allocates nothing that could
- * reclaim or kill.
+ * lock of its VMA only (the mmap lock without per-VMA locks, for this
+ * page alone), which is given up when the VMA is contended: the app then
+ * faults the page in itself. The VMA is checked under that lock, so a
+ * VMA armed with userfaultfd since it was planned is never faulted. The
+ * page is read into the swap cache first (anon_swap_cache_read()), so
+ * that the fault only maps it: it allocates nothing that could reclaim
+ * or kill.
  * Return: true if the page is mapped now.
  */
 static bool anon_fault_in(struct mm_struct *mm, unsigned long addr)
 {
-	unsigned int flags = FAULT_FLAG_VMA_LOCK | FAULT_FLAG_REMOTE |
-			     FAULT_FLAG_ALLOW_RETRY | FAULT_FLAG_KILLABLE;
 	struct vm_area_struct *vma;
 	struct folio *folio;
-	bool retried = false;
+	bool retried = false, new;
+	unsigned int flags;
 	vm_fault_t ret;
 
 again:
-	vma = lock_vma_under_rcu(mm, addr);
+	flags = FAULT_FLAG_REMOTE | FAULT_FLAG_ALLOW_RETRY | FAULT_FLAG_KILLABLE;
+	vma = anon_fault_lock(mm, addr, &flags);
 	if (!vma)
 		return false;
 	if (!anon_vma_prepageable(vma)) {
-		vma_end_read(vma);
+		anon_fault_unlock(vma);
 		return false;
 	}
-	folio = anon_swap_cache_read(vma, addr);
+	folio = anon_swap_cache_read(vma, addr, &new);
 	if (!folio) {
-		vma_end_read(vma);
+		anon_fault_unlock(vma);
 		return false;
 	}
 	/* No FAULT_FLAG_WRITE: a COW page stays shared, a read-only one so. */
 	ret = handle_mm_fault(vma, addr, flags, NULL);
-	folio_put(folio);
 	/*
 	 * The lock is gone with these. A retry waited for the page, busy
 	 * (read into the swap cache by someone else), without the lock: try
 	 * once more, the same way (not FAULT_FLAG_TRIED, which would wait
-	 * for the page holding the VMA lock, at idle priority); then leave
-	 * it.
+	 * for the page holding the lock, at idle priority); then leave it.
 	 */
-	if (ret & VM_FAULT_RETRY) {
-		if (retried)
+	if (ret & (VM_FAULT_RETRY | VM_FAULT_COMPLETED)) {
+		folio_put(folio);
+		if (!(ret & VM_FAULT_RETRY) || retried)
 			return false;
 		retried = true;
 		goto again;
 	}
-	if (ret & VM_FAULT_COMPLETED)
-		return false;
-	vma_end_read(vma);
+	anon_fault_unlock(vma);
+	if (!(ret & VM_FAULT_ERROR))
+		anon_swap_cache_done(folio, new);
+	folio_put(folio);
 	return !(ret & VM_FAULT_ERROR);
 }
 
@@ -1106,43 +1205,6 @@ static void anon_fault_run(struct prepage_mm *pm,
 		}
 	prepage_budget_give(pm, granted - mapped);
 }
-#else
-/*
- * Without per-VMA locks: a page at a time, each read into the swap cache
- * (anon_swap_cache_read()) and mapped by GUP under the mmap lock, which
- * is never held across more than one swap-in, and given up between two.
- */
-static void anon_fault_run(struct prepage_mm *pm,
-			   struct prepage_anon_walk *w,
-			   unsigned long vpn, unsigned int nr)
-{
-	unsigned long granted = prepage_budget_take(pm, nr), mapped = 0;
-	struct mm_struct *mm = pm->slot.mm;
-
-	for (nr = granted; nr && !anon_cut_short(pm); vpn++, nr--) {
-		unsigned long addr = vpn << PAGE_SHIFT;
-		struct vm_area_struct *vma;
-		struct folio *folio = NULL;
-		int locked = 1;
-
-		mmap_read_lock(mm);
-		vma = vma_lookup(mm, addr);
-		if (vma && anon_vma_prepageable(vma))
-			folio = anon_swap_cache_read(vma, addr);
-		if (folio &&
-		    get_user_pages_remote(mm, addr, 1, 0, NULL, &locked) == 1) {
-			__set_bit(vpn - w->base, w->faulted);
-			mapped++;
-		}
-		if (locked)
-			mmap_read_unlock(mm);
-		if (folio)
-			folio_put(folio);
-		cond_resched();
-	}
-	prepage_budget_give(pm, granted - mapped);
-}
-#endif
 
 /*
  * Prepage the plan entries [@i, @end) of @pm, which lie in one page
@@ -1211,17 +1273,21 @@ static unsigned int anon_prepage_span(struct prepage_mm *pm,
  * stop under pressure. Each batch taken is done unless they are cut
  * short.
  */
-static bool anon_nomem(struct prepage_mm *pm)
+static bool anon_nomem(struct prepage_mm *pm, bool cut)
 {
-	if (anon_cut_short(pm) || atomic_read(&pm->budget_spent) ||
+	if (cut || atomic_read(&pm->budget_spent) ||
 	    atomic_read(&pm->pressure_stopped))
 		return false;
 	return !anon_mm(pm)->plan ||
 	       atomic_read(&anon_mm(pm)->cursor) < anon_mm(pm)->plan_nr;
 }
 
-/* The event of the last prepager of @pm's window: why they stopped. */
-static void anon_trace_done(struct prepage_mm *pm, bool nomem)
+/*
+ * The event of the last prepager of @pm's window: why they stopped, as
+ * it was when that prepager was done (@stop, @cut: anon_worker_done()).
+ */
+static void anon_trace_done(struct prepage_mm *pm, u8 stop, bool cut,
+			    bool nomem)
 {
 	unsigned long prepaged = 0;
 	enum prepage_stop_reason why;
@@ -1230,9 +1296,9 @@ static void anon_trace_done(struct prepage_mm *pm, bool nomem)
 	/* No prepager runs, and the plan stays until the next stop. */
 	for (i = 0; i < anon_mm(pm)->plan_nr; i++)
 		prepaged += anon_mm(pm)->plan[i].prepaged;
-	why = READ_ONCE(anon_mm(pm)->stop);
+	why = stop;
 	if (!why) {
-		if (anon_cut_short(pm))
+		if (cut)
 			why = PREPAGE_STOP_EXIT;
 		else if (nomem)
 			why = PREPAGE_STOP_NOMEM;
@@ -1248,16 +1314,23 @@ static void anon_trace_done(struct prepage_mm *pm, bool nomem)
 /* A prepager is done with @pm's window; the last one says why. */
 static void anon_worker_done(struct prepage_mm *pm)
 {
+	/*
+	 * Why it stopped, read before it counts itself done: once the last
+	 * one has, the app may end the window (and a prepager that did all
+	 * of it was not stopped by that end).
+	 */
+	u8 stop = READ_ONCE(anon_mm(pm)->stop);
+	bool cut = stop || prepage_mm_dying(pm->slot.mm);
 	bool nomem;
 
 	if (!atomic_dec_and_test(&anon_mm(pm)->prepaging))
 		return;
-	nomem = anon_nomem(pm);
+	nomem = anon_nomem(pm, cut);
 	if (nomem)
 		prepage_nomem_stop(pm);
 	/* Their event before what their being done starts. */
 	if (trace_prepage_anon_done_enabled())
-		anon_trace_done(pm, nomem);
+		anon_trace_done(pm, stop, cut, nomem);
 	prepage_prepagers_done(pm);
 }
 

@@ -294,6 +294,15 @@ void prepage_charge_end(struct prepage_charge *c)
 #endif
 	set_active_memcg(c->old_memcg);
 	mem_cgroup_put(c->memcg);
+#ifdef CONFIG_MEMCG
+	/*
+	 * A charge past memory.high leaves its reclaim to the return to
+	 * user space, which a kernel thread never takes: the next blocking
+	 * charge of the thread, for another app, would do it.
+	 */
+	if (current->flags & PF_KTHREAD)
+		current->memcg_nr_pages_over_high = 0;
+#endif
 }
 
 /* Whether prepagers of backend @i of @pm are queued or running. */
@@ -389,7 +398,9 @@ static void prepage_stop_once(struct prepage_mm *pm, atomic_t *flag,
  * Whether charging @nr more pages to the memory cgroup the current thread
  * charges (the app's, prepage_charge_begin()) would take its usage, or an
  * ancestor's, past memory.high or memory.max (memory.limit_in_bytes in
- * cgroup v1): the cgroup would reclaim, taking the app's own pages.
+ * cgroup v1): the cgroup would reclaim, taking the app's own pages. A
+ * charge takes a batch of MEMCG_CHARGE_BATCH pages from the counters
+ * at once.
  */
 static bool prepage_memcg_full(unsigned long nr)
 {
@@ -399,7 +410,7 @@ static bool prepage_memcg_full(unsigned long nr)
 	if (!memcg || mem_cgroup_disabled())
 		return false;
 	for (pc = &memcg->memory; pc; pc = pc->parent)
-		if (page_counter_read(pc) + nr >
+		if (page_counter_read(pc) + nr + MEMCG_CHARGE_BATCH >
 		    min(READ_ONCE(pc->high), READ_ONCE(pc->max)))
 			return true;
 	return false;

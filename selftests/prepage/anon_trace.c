@@ -235,13 +235,16 @@ TEST_F(anon_trace, swapin_exact)
 
 	ASSERT_EQ(0, trace_event(self->inst, "mm_anon_swapin", true));
 	for (i = 0; i < nr_touched; i++) {
-		volatile uint64_t *w = (uint64_t *)(self->buf + touched[i] * page_size);
+		uint64_t *w = (uint64_t *)(self->buf + touched[i] * page_size);
 
 		want[touched[i]] = true;
-		/* A write first: the swap-in is a write fault. */
+		/* A write first, not moved after the reads: a write fault. */
 		wrote[touched[i]] = i & 1;
-		if (wrote[touched[i]])
-			w[1] = pattern(touched[i]);
+		if (wrote[touched[i]]) {
+			__atomic_store_n(&w[1], pattern(touched[i]),
+					 __ATOMIC_RELAXED);
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		}
 		ASSERT_EQ(pattern(touched[i]), w[0]);
 		ASSERT_EQ(pattern(touched[i]), w[page_size / sizeof(*w) - 1]);
 	}

@@ -537,7 +537,7 @@ TEST_F(trace, killed)
 		ASSERT_EQ(0, ctl("end"));
 	}
 	ASSERT_LT(0, dump(table, sizeof(table)));
-	ASSERT_TRUE(strstr(table, "target=1"));
+	ASSERT_TRUE(!!strstr(table, "target=1"));
 	ASSERT_TRUE(pageout(buf, 0, KILLED_PAGES));
 	ASSERT_EQ(0, pipe(sync));
 	/* Only the killed window's events: the learning ones were many. */
@@ -574,9 +574,9 @@ TEST_F(trace, killed)
 		usleep(5000);
 	ASSERT_GT(2000, i) TH_LOG("the prepagers did not stop: %s", out);
 	done = strstr(out, "anon_done prepaged=");
-	ASSERT_TRUE(done);
-	ASSERT_EQ(2, sscanf(done, "anon_done prepaged=%d reason=%15s",
-			    &prepaged, reason));
+	ASSERT_TRUE(!!done);
+	i = sscanf(done, "anon_done prepaged=%d reason=%15s", &prepaged, reason);
+	ASSERT_EQ(2, i);
 	EXPECT_STREQ("exit", reason) TH_LOG("%s", out);
 	EXPECT_GT(KILLED_PAGES / 2, prepaged) TH_LOG("%s", out);
 	close(sync[0]);
