@@ -1003,23 +1003,31 @@ static bool anon_cut_short(struct prepage_mm *pm)
 #ifdef CONFIG_SWAP
 /*
  * The swap entry in the page table entry of @addr in @vma, whose lock (or
- * the mmap lock) the caller holds, which keeps its page tables; false if
- * the entry does not hold one.
+ * the mmap lock) the caller holds, which keeps the upper levels of its
+ * page tables; false if the entry does not hold one. The page table
+ * itself is read as __pte_offset_map() reads it, under RCU (a page table
+ * is freed after a grace period) from a snapshot of its PMD; prepage is
+ * 64-bit only, so page tables are never in highmem. The entry is read
+ * without the page table lock, as GUP-fast reads it: the caller checks
+ * it again once the page is in the swap cache.
  */
 static bool anon_swap_entry(struct vm_area_struct *vma, unsigned long addr,
 			    swp_entry_t *entry)
 {
-	pmd_t *pmd = mm_find_pmd(vma->vm_mm, addr);
-	spinlock_t *ptl;	/* the page table's */
-	pte_t *ptep, pte;
+	pmd_t *pmd = mm_find_pmd(vma->vm_mm, addr), pmdval;
+	pte_t pte;
 
 	if (!pmd)
 		return false;
-	ptep = pte_offset_map_lock(vma->vm_mm, pmd, addr, &ptl);
-	if (!ptep)
+	rcu_read_lock();
+	pmdval = pmdp_get_lockless(pmd);
+	if (!pmd_present(pmdval) || pmd_trans_huge(pmdval) ||
+	    pmd_devmap(pmdval) || pmd_bad(pmdval)) {
+		rcu_read_unlock();
 		return false;
-	pte = ptep_get(ptep);
-	pte_unmap_unlock(ptep, ptl);
+	}
+	pte = ptep_get_lockless(pte_offset_kernel(&pmdval, addr));
+	rcu_read_unlock();
 	if (!is_swap_pte(pte))
 		return false;
 	*entry = pte_to_swp_entry(pte);
