@@ -137,7 +137,7 @@ struct prepage_anon_work {
  * struct prepage_anon_mm - the anonymous side of an address space's state
  * @table:	the anonymous tables, or NULL (the state's lock; read
  *		without it by the first anonymous prepager, which every
- *		writer stops first)
+ *		writer waits to be done first)
  * @plan:	the target pages of the window, by address: made by its
  *		first anonymous prepager, freed under the state's lock with
  *		the prepagers stopped
@@ -1339,7 +1339,7 @@ static void anon_worker_done(struct prepage_mm *pm)
 	/* Their event before what their being done starts. */
 	if (trace_prepage_anon_done_enabled())
 		anon_trace_done(pm, stop, cut, nomem);
-	prepage_prepagers_done(pm);
+	prepage_prepagers_done(pm, PREPAGE_SIDE_ANON);
 }
 
 /*
@@ -1391,16 +1391,13 @@ static void anon_plan_and_queue(struct prepage_mm *pm)
 		return;
 	nr = min(prepage_nr_anon_workers,
 		 DIV_ROUND_UP(anon_mm(pm)->plan_nr, batch));
-	/*
-	 * prepage_anon_stop() cancels this work before the others:
-	 * none is queued after it cancelled them.
-	 */
+	/* This work's count keeps the others' from reaching 0. */
 	for (i = 1; i < nr; i++) {
 		atomic_inc(&anon_mm(pm)->prepaging);
-		/* Not pending: stopped works are cancelled. */
+		/* Not pending: the last start's works are all done. */
 		if (WARN_ON_ONCE(!kthread_queue_work(prepage_anon_workers[i],
 						     &anon_mm(pm)->work[i].work)))
-			anon_worker_done(pm);
+			atomic_dec(&anon_mm(pm)->prepaging);
 	}
 }
 
@@ -1491,36 +1488,29 @@ static bool prepage_anon_start(struct prepage_mm *pm)
 	if (!anon_mm(pm)->table || !anon_mm(pm)->table->nr_targets ||
 	    !prepage_nr_anon_workers)
 		return false;
-	atomic_inc(&anon_mm(pm)->prepaging);
-	/* Not pending: every window's prepagers are stopped first. */
+	atomic_set(&anon_mm(pm)->prepaging, 1);
+	/* Not pending: the last start's works are all done. */
 	if (WARN_ON_ONCE(!kthread_queue_work(prepage_anon_workers[0],
 					     &anon_mm(pm)->work[0].work))) {
-		anon_worker_done(pm);
+		atomic_set(&anon_mm(pm)->prepaging, 0);
 		return false;
 	}
 	return true;
 }
 
 /**
- * prepage_anon_stop() - stop the anonymous prepagers, wait for them
+ * prepage_anon_stop() - tell the anonymous prepagers to stop
  * @pm:	the prepage state; its lock is held
+ *
+ * Waits for none: a work queued or running stops at its next check
+ * (each page it faults in), and is done on its own.
  */
 static void prepage_anon_stop(struct prepage_mm *pm)
 {
-	unsigned int i;
-
 	lockdep_assert_held(&pm->lock);
 
 	/* The core says why before it stops the prepagers. */
 	WRITE_ONCE(anon_mm(pm)->stop, pm->stop_reason ?: PREPAGE_STOP_END);
-	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++)
-		if (kthread_cancel_work_sync(&anon_mm(pm)->work[i].work))
-			anon_worker_done(pm);	/* never ran */
-}
-
-static bool prepage_anon_prepaging(struct prepage_mm *pm)
-{
-	return atomic_read(&anon_mm(pm)->prepaging) > 0;
 }
 
 static void *prepage_anon_state_new(struct prepage_mm *pm)
@@ -1703,7 +1693,8 @@ static void prepage_anon_sizes_show(struct seq_file *m, struct prepage_mm *pm)
 
 /*
  * Make @table (from prepage_anon_table_parse()) the anonymous table of
- * @pm, whose lock is held. Return: the table it replaces, or NULL.
+ * @pm, whose lock is held and whose anonymous prepagers are done.
+ * Return: the table it replaces, or NULL.
  */
 static void *prepage_anon_table_swap(struct prepage_mm *pm, void *table)
 {
@@ -1712,8 +1703,6 @@ static void *prepage_anon_table_swap(struct prepage_mm *pm, void *table)
 
 	lockdep_assert_held(&pm->lock);
 
-	pm->stop_reason = PREPAGE_STOP_TABLE;
-	prepage_anon_stop(pm);
 	prepage_anon_window_discard(pm);
 	am->table = table;
 	return old;
@@ -1789,7 +1778,6 @@ static const struct prepage_ops prepage_anon_ops = {
 	.state_free	= prepage_anon_state_free,
 	.start		= prepage_anon_start,
 	.stop		= prepage_anon_stop,
-	.prepaging	= prepage_anon_prepaging,
 	.window_close	= prepage_anon_window_close,
 	.window_discard	= prepage_anon_window_discard,
 	.table_owns	= prepage_anon_table_owns,

@@ -19,15 +19,19 @@
  * read paths, under any of the others, and nothing is taken under it but
  * what queue_work() takes (the workqueue's and the scheduler's locks), to
  * queue a state's lead work once a window.
- * The prepage threads never take prepage_mm.lock: every writer of what
- * they read (the tables, the plan) stops them and waits for them under
- * that lock first. So whoever holds it also waits for the prepage
- * threads' work, and what they wait for (I/O, memory, the app's mmap
- * lock) must never wait for prepage_mm.lock. A state's settle work takes
- * prepage_mm.lock too: nothing waits for that work, and a user of the
- * address space dropped under the lock is dropped with mmput_async().
- * Its lead work takes prepage_mm.lock as well; the shutdown of the state
- * waits for it, without the lock.
+ * The prepage threads never take prepage_mm.lock, and nothing waits for
+ * them: stopping them only tells them to stop (they may be blocked in
+ * I/O, or wait for a CPU at idle priority while the app runs). What they
+ * read (the tables, the plan) and what they write (what they prepaged)
+ * stays until the last of a side is done (prepage_mm.running): only then
+ * are a window's pages counted, a table replaced, a state's sides freed
+ * or a side started again, by whoever finds it so under prepage_mm.lock,
+ * else by the state's settle work, which the last prepager queues. Only
+ * a reset, a table load and a reader of the procfs files wait for the
+ * prepagers they need done, for at most %PREPAGE_STOP_WAIT, killably.
+ * The settle and lead works take prepage_mm.lock; nothing waits for
+ * them, and a user of the address space dropped under the lock is
+ * dropped with mmput_async().
  */
 
 #define pr_fmt(fmt) "prepage: " fmt
@@ -78,6 +82,17 @@ static struct kmem_cache *prepage_mm_cache;
 static atomic_t prepage_exiting = ATOMIC_INIT(0);
 /* Address spaces in a switch window: the access hooks return at once at 0. */
 static atomic_t prepage_nr_switching = ATOMIC_INIT(0);
+/*
+ * States shut down while their prepagers ran, not yet released: prepage
+ * is turned off (its static key, its threads) once there are none.
+ */
+static atomic_t prepage_draining = ATOMIC_INIT(0);
+static void prepage_teardown_fn(struct work_struct *work);
+static DECLARE_WORK(prepage_teardown_work, prepage_teardown_fn);
+/* Woken when the last prepager of a state is done. */
+static DECLARE_WAIT_QUEUE_HEAD(prepage_stopped_wq);
+/* How long a reset or a table load waits for the prepagers they stop. */
+#define PREPAGE_STOP_WAIT	(HZ / 5)
 
 DEFINE_PER_CPU(struct prepage_events, prepage_events);
 
@@ -181,6 +196,7 @@ struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm)
 
 static void prepage_settle_fn(struct work_struct *work);
 static void prepage_lead_fn(struct work_struct *work);
+static void __prepage_window_settle(struct prepage_mm *pm, bool keep_log);
 
 /*
  * A new state, idle, with no address space and one reference; the
@@ -308,9 +324,27 @@ void prepage_charge_end(struct prepage_charge *c)
 /* Whether prepagers of backend @i of @pm are queued or running. */
 static bool prepage_side_prepaging(struct prepage_mm *pm, unsigned int i)
 {
-	const struct prepage_ops *ops = prepage_backends[i];
+	return READ_ONCE(pm->running) & BIT(i);
+}
 
-	return pm->side[i] && ops->prepaging && ops->prepaging(pm);
+/* Queue @pm's settle work, which holds a reference until it is done. */
+static void prepage_settle_queue(struct prepage_mm *pm)
+{
+	kref_get(&pm->kref);
+	if (!queue_work(system_unbound_wq, &pm->settle_work))
+		prepage_mm_put(pm);
+}
+
+/*
+ * Queue @pm's lead work, likewise. The caller holds a reference, or
+ * @pm->log_lock with the window logging (the hash's reference is dropped
+ * only once the window closed).
+ */
+static void prepage_lead_queue(struct prepage_mm *pm)
+{
+	kref_get(&pm->kref);
+	if (!queue_work(system_unbound_wq, &pm->lead_work))
+		prepage_mm_put(pm);
 }
 
 /**
@@ -322,35 +356,92 @@ static bool prepage_side_prepaging(struct prepage_mm *pm, unsigned int i)
  */
 bool prepage_prepaging(struct prepage_mm *pm)
 {
-	const struct prepage_ops *ops;
-	unsigned int i;
+	return READ_ONCE(pm->deferred) < PREPAGE_NR_SIDES ||
+	       READ_ONCE(pm->running) || READ_ONCE(pm->start_mask);
+}
 
-	if (READ_ONCE(pm->deferred) < PREPAGE_NR_SIDES)
-		return true;
-	for_each_prepage_ops(ops, i)
-		if (prepage_side_prepaging(pm, i))
-			return true;
-	return false;
+/* Note how long the window's prepagers took, if they are all done. */
+static void prepage_prepagers_idle(struct prepage_mm *pm)
+{
+	if (!prepage_prepaging(pm))
+		WRITE_ONCE(pm->last_prepage_ns,
+			   ktime_get_ns() - pm->prepage_start);
 }
 
 /**
  * prepage_prepagers_done() - the last prepager of a backend is done
- * @pm:	the prepage state
+ * @pm:		the prepage state
+ * @side:	the backend
  *
- * Called by the last prepager of a backend of a window, or when the
- * prepagers of the side that waited for the lead's were started. Starts
- * those, if a side still waits (its lead work checks that the lead's
+ * Called once by the last prepager of each start of a backend that
+ * queued one (&prepage_ops.start), stopped or not, when it no longer
+ * uses anything of the backend's state. Starts the side that waits for
+ * the lead's, if one does (its lead work checks that the lead's
  * prepagers are done); else notes how long the window's prepagers took,
- * once those of every backend are done.
+ * once those of every backend are done. The last prepager of the state
+ * queues its settle work if something waited for them to stop.
+ *
+ * Context: a prepage thread, or a backend's start, with the state's lock
+ * held. Drops the reference the core took for the side.
  */
-void prepage_prepagers_done(struct prepage_mm *pm)
+void prepage_prepagers_done(struct prepage_mm *pm, enum prepage_side side)
 {
+	bool idle, pending;
+	unsigned int deferred;
+
+	spin_lock(&pm->log_lock);
+	WRITE_ONCE(pm->running, pm->running & ~BIT(side));
+	idle = !pm->running;
+	deferred = pm->deferred;
+	/* Set under the state's lock before its holder looks at @running. */
+	pending = READ_ONCE(pm->settling) || READ_ONCE(pm->start_mask) ||
+		  READ_ONCE(pm->shut);
+	spin_unlock(&pm->log_lock);
 	/* The work checks again whether they are done, under the lock. */
-	if (READ_ONCE(pm->deferred) < PREPAGE_NR_SIDES)
-		queue_work(system_unbound_wq, &pm->lead_work);
-	else if (!prepage_prepaging(pm))
-		WRITE_ONCE(pm->last_prepage_ns,
-			   ktime_get_ns() - pm->prepage_start);
+	if (deferred < PREPAGE_NR_SIDES)
+		prepage_lead_queue(pm);
+	else if (idle)
+		prepage_prepagers_idle(pm);
+	if (idle && pending)
+		prepage_settle_queue(pm);
+	if (wq_has_sleeper(&prepage_stopped_wq))
+		wake_up_all(&prepage_stopped_wq);
+	prepage_mm_put(pm);
+}
+
+/*
+ * Whether prepagers of @pm, of any side, are queued or running; read
+ * under @pm->log_lock, after what the caller set under @pm->lock for the
+ * last of them to see (prepage_prepagers_done()).
+ */
+static bool prepage_running(struct prepage_mm *pm)
+{
+	bool running;
+
+	lockdep_assert_held(&pm->lock);
+	spin_lock(&pm->log_lock);
+	running = pm->running;
+	spin_unlock(&pm->log_lock);
+	return running;
+}
+
+/*
+ * Wait until the prepagers of the sides in @mask, told to stop, are done:
+ * for a reset or a table load, which change what they use. Context:
+ * @pm->lock held. Return: 0; -EBUSY if they were not done within
+ * %PREPAGE_STOP_WAIT; -EINTR on a fatal signal.
+ */
+static int prepage_stop_wait(struct prepage_mm *pm, unsigned int mask)
+{
+	long left;
+
+	lockdep_assert_held(&pm->lock);
+	left = wait_event_killable_timeout(prepage_stopped_wq,
+					   !(READ_ONCE(pm->running) & mask),
+					   PREPAGE_STOP_WAIT);
+	if (left < 0)
+		return -EINTR;
+	return left ? 0 : -EBUSY;
 }
 
 /*
@@ -591,8 +682,9 @@ static void prepage_mm_unhash(struct prepage_mm *pm)
 
 /*
  * Stop logging and close @pm's window (caller holds @pm->lock), for
- * @reason. A window that closes while its prepagers are queued or
- * running, or wait to start, other than to restart, counts as a closed
+ * @reason, telling its prepagers to stop (without waiting). A window
+ * that closes while its prepagers are queued or running, or wait to
+ * start, other than to restart, counts as a closed
  * stop, unless it counted as a budget, a pressure or a memory stop
  * already: each window is counted for one reason at most (but for a
  * memory stop with one of the other two, or a pressure stop racing the
@@ -613,6 +705,8 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 	spin_lock(&pm->log_lock);
 	WRITE_ONCE(pm->deferred, PREPAGE_NR_SIDES);
 	spin_unlock(&pm->log_lock);
+	/* Nor does one waiting for those of an earlier stop. */
+	WRITE_ONCE(pm->start_mask, 0);
 	for_each_prepage_ops(ops, i)
 		if (pm->side[i] && ops->stop)
 			ops->stop(pm);
@@ -666,31 +760,55 @@ static void prepage_window_closed(struct prepage_mm *pm,
 }
 
 /*
- * Drop @pm's window and tables for good: its address space is going away
- * or prepage is being disabled. It must be unhashed already.
+ * Free @pm's sides and logs, its prepagers done; a state that was shut
+ * down is then released. Context: @pm->lock held.
  */
-static void prepage_mm_shutdown(struct prepage_mm *pm,
-				enum prepage_close_reason reason)
+static void prepage_mm_release(struct prepage_mm *pm)
 {
 	const struct prepage_ops *ops;
-	struct prepage_log_entry *log;
+	struct prepage_log_entry *log, *settle_log;
 	unsigned int i;
 
-	mutex_lock(&pm->lock);
-	prepage_window_settle(pm);
-	if (pm->state == PREPAGE_SWITCHING)
-		prepage_window_closed(pm, reason,
-				      __prepage_window_close(pm, reason));
+	lockdep_assert_held(&pm->lock);
+
 	for_each_prepage_ops(ops, i)
 		prepage_side_free(pm, ops);
 	spin_lock(&pm->log_lock);
 	log = pm->log;
 	pm->log = NULL;
 	spin_unlock(&pm->log_lock);
-	mutex_unlock(&pm->lock);
+	settle_log = pm->settle_log;
+	pm->settle_log = NULL;
+	pm->settling = false;
 	kvfree(log);
-	/* Queued in a window, and no window opens any more. */
-	cancel_work_sync(&pm->lead_work);
+	kvfree(settle_log);
+	if (pm->shut) {
+		WRITE_ONCE(pm->shut, false);
+		if (atomic_dec_and_test(&prepage_draining))
+			queue_work(system_unbound_wq, &prepage_teardown_work);
+	}
+}
+
+/*
+ * Drop @pm's window and tables for good: its address space is going away
+ * or prepage is being disabled. It must be unhashed already. Waits for
+ * no prepager: if some still run, the state is released once they are
+ * done, by its settle work (prepage_after_stop()).
+ */
+static void prepage_mm_shutdown(struct prepage_mm *pm,
+				enum prepage_close_reason reason)
+{
+	mutex_lock(&pm->lock);
+	prepage_window_settle(pm);
+	if (pm->state == PREPAGE_SWITCHING)
+		prepage_window_closed(pm, reason,
+				      __prepage_window_close(pm, reason));
+	/* Counted before the last prepager can see @shut. */
+	atomic_inc(&prepage_draining);
+	WRITE_ONCE(pm->shut, true);
+	if (!prepage_running(pm))
+		prepage_mm_release(pm);
+	mutex_unlock(&pm->lock);
 }
 
 /**
@@ -894,7 +1012,8 @@ static unsigned int prepage_lead_defer(unsigned int lead,
  * Start the prepagers of backend @i for @pm's open window. The back-off
  * judges a window by the targets of the side's first start in it (a
  * restarted window by those of its first start). Return: whether a
- * prepager was queued.
+ * prepager was queued, or will be once those told to stop before are
+ * done (&prepage_mm.start_mask).
  */
 static bool prepage_side_start(struct prepage_mm *pm, unsigned int i)
 {
@@ -903,7 +1022,30 @@ static bool prepage_side_start(struct prepage_mm *pm, unsigned int i)
 	bool queued;
 
 	lockdep_assert_held(&pm->lock);
+	/*
+	 * Prepagers of the side told to stop are still running, or those of
+	 * the window before are, which is still to be settled: start once
+	 * they are done.
+	 */
+	if (pm->settling || prepage_side_prepaging(pm, i)) {
+		WRITE_ONCE(pm->start_mask, pm->start_mask | BIT(i));
+		if (!prepage_running(pm))
+			prepage_settle_queue(pm);
+		return true;
+	}
+	/* The prepagers' reference, dropped by prepage_prepagers_done(). */
+	kref_get(&pm->kref);
+	spin_lock(&pm->log_lock);
+	WRITE_ONCE(pm->running, pm->running | BIT(i));
+	spin_unlock(&pm->log_lock);
 	queued = ops->start(pm);
+	if (!queued) {
+		spin_lock(&pm->log_lock);
+		WRITE_ONCE(pm->running, pm->running & ~BIT(i));
+		spin_unlock(&pm->log_lock);
+		/* Not the last: the caller holds one. */
+		prepage_mm_put(pm);
+	}
 	/* A side can bring in no more than the window's budget. */
 	if (!b->targets && ops->targets)
 		b->targets = min(ops->targets(pm), pm->window_budget);
@@ -929,7 +1071,32 @@ static void prepage_deferred_start(struct prepage_mm *pm, const char *why)
 		prepage_side_start(pm, i);
 	}
 	/* It may have had nothing to prepage either. */
-	prepage_prepagers_done(pm);
+	prepage_prepagers_idle(pm);
+}
+
+/*
+ * Start the prepagers of the sides in @starting of @pm's open window,
+ * but the one that waits for the lead's; that one too if the lead has
+ * nothing to prepage. Context: @pm->lock held.
+ */
+static void prepage_sides_start(struct prepage_mm *pm, unsigned int starting)
+{
+	unsigned int i, deferred = pm->deferred;
+	const struct prepage_ops *ops;
+
+	lockdep_assert_held(&pm->lock);
+	for_each_prepage_ops(ops, i) {
+		if (!(starting & BIT(i)) || i == deferred ||
+		    prepage_side_start(pm, i) || deferred >= PREPAGE_NR_SIDES)
+			continue;
+		/*
+		 * A lead with nothing to prepage does not make the other
+		 * wait; the window then teaches as one whose sides started
+		 * at once.
+		 */
+		prepage_deferred_start(pm, "done");
+		pm->lead_ordered = false;
+	}
 }
 
 /*
@@ -948,7 +1115,9 @@ static void prepage_lead_fn(struct work_struct *work)
 	mutex_lock(&pm->lock);
 	if (pm->state != PREPAGE_SWITCHING ||
 	    pm->deferred >= PREPAGE_NR_SIDES ||
-	    (!READ_ONCE(pm->reached) && prepage_side_prepaging(pm, pm->lead)))
+	    (!READ_ONCE(pm->reached) &&
+	     (prepage_side_prepaging(pm, pm->lead) ||
+	      (pm->start_mask & BIT(pm->lead)))))
 		goto out;
 	/* The window's prepagers' memory is the app's. */
 	if (!mmget_not_zero(mm))
@@ -959,6 +1128,7 @@ static void prepage_lead_fn(struct work_struct *work)
 	mmput_async(mm);
 out:
 	mutex_unlock(&pm->lock);
+	prepage_mm_put(pm);
 }
 
 /**
@@ -997,8 +1167,16 @@ int prepage_window_open(struct prepage_mm *pm)
 		ret = -ESRCH;
 		goto out;
 	}
-	/* The last window is counted, and learned from, before the next. */
-	prepage_window_settle(pm);
+	/*
+	 * The last window is counted, and learned from, before the next;
+	 * unless its prepagers are still stopping: then it is forgotten,
+	 * once they are done, and this window's prepagers start after.
+	 */
+	__prepage_window_settle(pm, true);
+	if (pm->settling && !pm->settle_discard) {
+		pm->settle_discard = true;
+		prepage_window_closed(pm, PREPAGE_CLOSE_END, pm->settle_nr);
+	}
 	if (!pm->log) {
 		struct prepage_log_entry *log;
 
@@ -1075,75 +1253,145 @@ int prepage_window_open(struct prepage_mm *pm)
 	trace_prepage_window_open(pm->slot.mm, pm->pid, restart,
 				  deferred < PREPAGE_NR_SIDES ?
 				  prepage_backends[pm->lead]->name : "none");
-	for_each_prepage_ops(ops, i) {
-		if (!(starting & BIT(i)) || i == deferred ||
-		    prepage_side_start(pm, i) || deferred >= PREPAGE_NR_SIDES)
-			continue;
-		/*
-		 * A lead with nothing to prepage does not make the other
-		 * wait; the window then teaches as one whose sides started
-		 * at once.
-		 */
-		prepage_deferred_start(pm, "done");
-		pm->lead_ordered = false;
-	}
+	prepage_sides_start(pm, starting);
 out:
 	mutex_unlock(&pm->lock);
 	return ret;
+}
+
+static void __prepage_window_settle(struct prepage_mm *pm, bool keep_log)
+{
+	struct mm_struct *mm = pm->slot.mm;
+	struct prepage_log_entry *log = pm->settle_log;
+	const struct prepage_ops *ops;
+	struct prepage_charge charge;
+	bool mapped;
+	unsigned int i;
+
+	lockdep_assert_held(&pm->lock);
+
+	if (!pm->settling || prepage_running(pm))
+		return;
+	pm->settling = false;
+	pm->settle_log = NULL;
+	mapped = mmget_not_zero(mm);
+	if (pm->settle_discard) {
+		/* Closed already; what it prepaged goes as a reset's. */
+		pm->settle_discard = false;
+		for_each_prepage_ops(ops, i)
+			if (mapped && pm->side[i] && ops->window_discard)
+				ops->window_discard(pm);
+	} else if (!mapped) {
+		prepage_window_closed(pm, PREPAGE_CLOSE_EXIT, pm->settle_nr);
+	} else {
+		/* What the window learns is the app's, whoever settles it. */
+		prepage_charge_begin(mm, &charge);
+		/*
+		 * Before a backend reorders the log. A window tells which
+		 * side the app wants first if its sides started at once, or
+		 * if the app reached the side that waited; not if its log
+		 * lacks accesses.
+		 */
+		if (!pm->log_dropped && (!pm->lead_ordered || pm->reached))
+			pm->lead = prepage_lead_learn(log, pm->settle_nr,
+						      pm->lead);
+		for_each_prepage_ops(ops, i) {
+			if (!pm->side[i])
+				continue;
+			ops->window_close(pm, log, pm->settle_nr);
+			prepage_backoff(pm, ops);
+		}
+		prepage_window_closed(pm, PREPAGE_CLOSE_END, pm->settle_nr);
+		prepage_charge_end(&charge);
+	}
+	/* The last user's exit would take @pm->lock. */
+	if (mapped)
+		mmput_async(mm);
+	/* A window about to open takes the log; else it is freed. */
+	if (keep_log && !pm->log) {
+		spin_lock(&pm->log_lock);
+		pm->log = log;
+		spin_unlock(&pm->log_lock);
+	} else {
+		kvfree(log);
+	}
 }
 
 /**
  * prepage_window_settle() - count an ended window and learn from it
  * @pm:	the prepage state
  *
- * Does what the end of a window left to do, if it is still to be done:
- * counts its hits and misses, updates the tables from what the app used,
- * judges whether each backend's prepaging paid (prepage_backoff()) and
- * fires the close event. Its settle work does it as soon as it runs;
- * whoever needs the window counted first does it itself: a new window, a
- * reset, a table load, a reader of /proc/<pid>/prepage, prepage_stat or
- * prepage_table, and the shutdown of the state (prepage disabled). The
+ * Does what the end of a window left to do, if it is still to be done
+ * and its prepagers are done: counts its hits and misses, updates the
+ * tables from what the app used, judges whether each backend's
+ * prepaging paid (prepage_backoff()) and fires the close event; then
+ * frees its log. Its settle work does it as soon as the prepagers are
+ * done; whoever needs the window counted first does it itself: a new
+ * window, a reset, a table load, a reader of /proc/<pid>/prepage,
+ * prepage_stat or prepage_table, and the shutdown of the state. The
  * backends walk the page tables: a window whose address space exited
- * first stays uncounted, and closes as the exit's.
+ * first stays uncounted, and closes as the exit's. A window the next
+ * opened before its prepagers were done is forgotten instead, as a
+ * reset forgets one (&prepage_mm.settle_discard).
  *
  * Context: @pm->lock held.
  */
 void prepage_window_settle(struct prepage_mm *pm)
 {
+	__prepage_window_settle(pm, false);
+}
+
+/**
+ * prepage_window_settle_wait() - settle an ended window for a reader
+ * @pm:	the prepage state
+ *
+ * As prepage_window_settle(), but waits first for the window's prepagers
+ * to be done, for at most %PREPAGE_STOP_WAIT: what a reader of
+ * /proc/<pid>/prepage, prepage_stat or prepage_table is shown counts the
+ * window that ended, unless its prepagers are stuck.
+ *
+ * Context: @pm->lock held.
+ */
+void prepage_window_settle_wait(struct prepage_mm *pm)
+{
+	lockdep_assert_held(&pm->lock);
+
+	if (pm->settling && !pm->settle_discard)
+		prepage_stop_wait(pm, BIT(PREPAGE_NR_SIDES) - 1);
+	prepage_window_settle(pm);
+}
+
+/*
+ * What waited for the prepagers of @pm to be done, once they are: the
+ * settle of the window that ended, the release of a state shut down, the
+ * start of the prepagers of the open window. Context: @pm->lock held.
+ */
+static void prepage_after_stop(struct prepage_mm *pm)
+{
 	struct mm_struct *mm = pm->slot.mm;
-	const struct prepage_ops *ops;
 	struct prepage_charge charge;
-	unsigned int i;
+	unsigned int starting;
 
 	lockdep_assert_held(&pm->lock);
 
-	if (!pm->settling)
+	if (prepage_running(pm))
 		return;
-	pm->settling = false;
-	/* Every window is settled before the next opens. */
-	WARN_ON_ONCE(pm->state != PREPAGE_IDLE);
-	if (!mmget_not_zero(mm)) {
-		prepage_window_closed(pm, PREPAGE_CLOSE_EXIT, pm->settle_nr);
+	prepage_window_settle(pm);
+	if (pm->shut) {
+		prepage_mm_release(pm);
 		return;
 	}
-	/* What the window learns is the app's, whoever settles it. */
+	starting = pm->start_mask;
+	if (!starting)
+		return;
+	WRITE_ONCE(pm->start_mask, 0);
+	/* The window's prepagers' memory is the app's. */
+	if (pm->state != PREPAGE_SWITCHING || !mmget_not_zero(mm))
+		return;
 	prepage_charge_begin(mm, &charge);
-	/*
-	 * Before a backend reorders the log. A window tells which side the
-	 * app wants first if its sides started at once, or if the app
-	 * reached the side that waited; not if its log lacks accesses.
-	 */
-	if (!pm->log_dropped && (!pm->lead_ordered || pm->reached))
-		pm->lead = prepage_lead_learn(pm->log, pm->settle_nr, pm->lead);
-	for_each_prepage_ops(ops, i) {
-		if (!pm->side[i])
-			continue;
-		ops->window_close(pm, pm->log, pm->settle_nr);
-		prepage_backoff(pm, ops);
-	}
-	prepage_window_closed(pm, PREPAGE_CLOSE_END, pm->settle_nr);
+	prepage_sides_start(pm, starting);
+	prepage_prepagers_idle(pm);
 	prepage_charge_end(&charge);
-	/* The last user's exit would take @pm->lock. */
 	mmput_async(mm);
 }
 
@@ -1154,7 +1402,7 @@ static void prepage_settle_fn(struct work_struct *work)
 					     settle_work);
 
 	mutex_lock(&pm->lock);
-	prepage_window_settle(pm);
+	prepage_after_stop(pm);
 	mutex_unlock(&pm->lock);
 	prepage_mm_put(pm);
 }
@@ -1163,10 +1411,11 @@ static void prepage_settle_fn(struct work_struct *work)
  * prepage_window_close() - the app switch to @pm's address space is done
  * @pm:	the prepage state
  *
- * Closes the accounting window: stops its logging and its prepagers,
- * and queues the rest, whose cost grows with the tables
- * (prepage_window_settle()), on a worker of normal priority, so that the
- * caller's path stays short whatever their size. Accesses of the app
+ * Closes the accounting window: stops its logging, tells its prepagers
+ * to stop, and leaves the rest, whose cost grows with the tables
+ * (prepage_window_settle()), to a worker of normal priority, once the
+ * prepagers are done: the caller's path stays short whatever the size
+ * of the tables, and never waits for a prepager. Accesses of the app
  * before the settle work runs may count as uses in the window. The
  * caller holds a user of the address space.
  *
@@ -1175,18 +1424,33 @@ static void prepage_settle_fn(struct work_struct *work)
  */
 int prepage_window_close(struct prepage_mm *pm)
 {
+	unsigned int nr;
+
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
 	if (pm->state != PREPAGE_SWITCHING) {
 		mutex_unlock(&pm->lock);
 		return -EINVAL;
 	}
-	pm->settle_nr = __prepage_window_close(pm, PREPAGE_CLOSE_END);
-	pm->settling = true;
-	/* The work's reference; one already queued holds its own. */
-	kref_get(&pm->kref);
-	if (!queue_work(system_unbound_wq, &pm->settle_work))
-		prepage_mm_put(pm);
+	nr = __prepage_window_close(pm, PREPAGE_CLOSE_END);
+	if (pm->settling) {
+		/*
+		 * The prepagers of a window before are still stopping: this
+		 * one, whose own never started, is not learned from, and
+		 * its log stays for the next.
+		 */
+		prepage_window_closed(pm, PREPAGE_CLOSE_END, nr);
+	} else {
+		spin_lock(&pm->log_lock);
+		pm->settle_log = pm->log;
+		pm->log = NULL;
+		spin_unlock(&pm->log_lock);
+		pm->settle_nr = nr;
+		WRITE_ONCE(pm->settling, true);
+		/* Now, or by the last prepager once they are done. */
+		if (!prepage_running(pm))
+			prepage_settle_queue(pm);
+	}
 	mutex_unlock(&pm->lock);
 	return 0;
 }
@@ -1197,14 +1461,18 @@ int prepage_window_close(struct prepage_mm *pm)
  *
  * Closes an open window without counting or learning from it (the pages
  * prepaged for it that the app did not use are demoted), and drops the
- * tables and the back-offs. The counters are kept.
+ * tables and the back-offs, once the window's prepagers are done. The
+ * counters are kept.
  *
- * Return: 0, or -EINTR if interrupted by a fatal signal.
+ * Return: 0; -EBUSY if the prepagers were not done within
+ * %PREPAGE_STOP_WAIT (the window is closed, the tables are kept); -EINTR
+ * if interrupted by a fatal signal.
  */
 int prepage_reset(struct prepage_mm *pm)
 {
 	const struct prepage_ops *ops;
 	unsigned int i;
+	int err;
 
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
@@ -1214,6 +1482,11 @@ int prepage_reset(struct prepage_mm *pm)
 		prepage_window_closed(pm, PREPAGE_CLOSE_RESET,
 				      __prepage_window_close(pm,
 							     PREPAGE_CLOSE_RESET));
+	err = prepage_stop_wait(pm, BIT(PREPAGE_NR_SIDES) - 1);
+	if (err)
+		goto out;
+	/* The window that ended while they ran, if one did. */
+	prepage_window_settle(pm);
 	for_each_prepage_ops(ops, i) {
 		if (!pm->side[i])
 			continue;
@@ -1223,8 +1496,9 @@ int prepage_reset(struct prepage_mm *pm)
 	}
 	memset(pm->backoff, 0, sizeof(pm->backoff));
 	pm->lead = PREPAGE_NR_SIDES;
+out:
 	mutex_unlock(&pm->lock);
-	return 0;
+	return err;
 }
 
 /**
@@ -1235,17 +1509,19 @@ int prepage_reset(struct prepage_mm *pm)
  *		success each is taken over and replaced by the old one, or
  *		NULL, which the caller frees with &prepage_ops.table_free
  *
- * The prepagers of the old tables stop, and what they prepaged that the
- * app did not use is demoted; an open window stays open. The backends
- * of the new tables no longer back off.
+ * The prepagers of the old tables stop, and once they are done what they
+ * prepaged that the app did not use is demoted; an open window stays
+ * open. The backends of the new tables no longer back off.
  *
- * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EINTR if
- * interrupted by a fatal signal. On error nothing changed.
+ * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EBUSY if
+ * the prepagers were not done within %PREPAGE_STOP_WAIT; -EINTR if
+ * interrupted by a fatal signal. On error no table changed (but the
+ * prepagers of those to be replaced were stopped).
  */
 int prepage_load_tables(struct prepage_mm *pm, void *tables[PREPAGE_NR_SIDES])
 {
 	const struct prepage_ops *ops;
-	unsigned int i;
+	unsigned int i, mask = 0;
 	int err = 0;
 
 	if (mutex_lock_killable(&pm->lock))
@@ -1262,6 +1538,21 @@ int prepage_load_tables(struct prepage_mm *pm, void *tables[PREPAGE_NR_SIDES])
 		if (err)
 			goto out;
 	}
+	/*
+	 * The prepagers of the tables replaced stop, and of all sides if a
+	 * window that ended still waits for them to be settled.
+	 */
+	pm->stop_reason = PREPAGE_STOP_TABLE;
+	for_each_prepage_ops(ops, i) {
+		if (tables[i] || pm->settling)
+			mask |= BIT(i);
+		if (tables[i] && ops->stop)
+			ops->stop(pm);
+	}
+	err = prepage_stop_wait(pm, mask);
+	if (err)
+		goto out;
+	prepage_window_settle(pm);
 	/* A new table is given its chance: its backend's back-off ends. */
 	for_each_prepage_ops(ops, i) {
 		if (!tables[i])
@@ -1294,7 +1585,7 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 		pm->reach_pages += min_t(unsigned long, nr, PREPAGE_REACH_PAGES);
 		if (pm->reach_pages >= PREPAGE_REACH_PAGES) {
 			WRITE_ONCE(pm->reached, true);
-			queue_work(system_unbound_wq, &pm->lead_work);
+			prepage_lead_queue(pm);
 		}
 	}
 	if (pm->log_nr) {
@@ -1406,13 +1697,39 @@ int prepage_enable(void)
 	return 0;
 }
 
+/*
+ * Turn prepage off, if it is disabled and no state waits for prepagers
+ * to be done: only then, since while one runs the hooks must still tell
+ * its reads from the app's. Then no work is queued on the prepager
+ * threads, and none can be. Context: prepage_admin_lock held.
+ */
+static void prepage_teardown(void)
+{
+	lockdep_assert_held(&prepage_admin_lock);
+
+	if (prepage_on || atomic_read(&prepage_draining) ||
+	    !static_key_enabled(&prepage_key))
+		return;
+	static_branch_disable(&prepage_key);
+	prepage_workers_exit();
+}
+
+/* Queued by the release of the last state that waited for prepagers. */
+static void prepage_teardown_fn(struct work_struct *work)
+{
+	mutex_lock(&prepage_admin_lock);
+	prepage_teardown();
+	mutex_unlock(&prepage_admin_lock);
+}
+
 /**
  * prepage_disable() - disable prepage and drop all prepage state
  *
  * Windows are closed without accounting and tables are dropped. State
  * still referenced by a user lives until that user drops it, but no
  * longer belongs to its address space and takes no new switch or table.
- * Then the prepager threads are destroyed.
+ * Then the prepager threads are destroyed: at once, or once the last
+ * prepager that was told to stop is done; nothing waits for it.
  */
 void prepage_disable(void)
 {
@@ -1437,13 +1754,7 @@ void prepage_disable(void)
 	}
 	/* And those its exiting address space unhashed before. */
 	wait_var_event(&prepage_exiting, !atomic_read(&prepage_exiting));
-	/*
-	 * Only once the prepagers of every state stopped: while one runs,
-	 * the hooks must still tell its reads from the app's. Then no work
-	 * is queued on the prepager threads, and none can be.
-	 */
-	static_branch_disable(&prepage_key);
-	prepage_workers_exit();
+	prepage_teardown();
 	mutex_unlock(&prepage_admin_lock);
 }
 

@@ -28,6 +28,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/kthread.h>
+#include <linux/magic.h>
 #include <linux/namei.h>
 #include <linux/pagemap.h>
 #include <linux/pagevec.h>
@@ -64,7 +65,7 @@
  * @plan:	@target as the window's prepagers started, less the small
  *		extents found cached as the data pass began: what @work reads
  *		(a view into &prepage_file_mm.plan, from prepage_file_start()
- *		until prepage_file_stop(); empty otherwise)
+ *		until the plan is freed; empty otherwise)
  * @work:	the file prepager's work for this file
  * @worker:	the prepager thread that does @work, always the same one
  * @pass:	where @work is: 0 reading metadata, 1 data, 2 done
@@ -74,8 +75,8 @@
  *
  * Owned by the &struct prepage_mm whose table it is in, and protected
  * by its lock, except for what @work owns while it is queued or running
- * (from prepage_file_start() until it is done, or prepage_file_stop()
- * cancelled it): it reads and prunes @plan, its own copy of the target,
+ * (from prepage_file_start() until it is done, stopped or not): it reads
+ * and prunes @plan, its own copy of the target,
  * and writes @prepaged, @nr_prepaged, @pass, @next and @nomem, which the
  * lock's holders read only once it stopped.
  */
@@ -123,8 +124,9 @@ struct prepage_file_table {
  * @prepaging:	file prepager works queued or running
  * @plan:	the target extents of every file of @table as the prepagers
  *		started, their &prepage_file.plan: made by
- *		prepage_file_start() and freed by prepage_file_stop() once
- *		they stopped, so that nothing they read changes under them
+ *		prepage_file_start() and freed when they start again, or the
+ *		table is replaced or freed, once they are done, so that
+ *		nothing they read changes under them
  * @plan_pages:	the pages in @plan when it was made (each prepager prunes
  *		its own view of @plan, so the lock's holders do not read it
  *		while they run)
@@ -288,16 +290,22 @@ static bool prepage_file_stale(struct inode *inode,
 
 /*
  * Whether the page cache of @inode can be prepaged at all: evictable
- * pages read through readahead. Not ramfs (its pages are unevictable;
- * prepaging would fill holes with them), kernfs or shmem (no readahead),
- * nor DAX (no page cache).
+ * pages read through readahead, from a local block device. Not ramfs
+ * (its pages are unevictable; prepaging would fill holes with them),
+ * kernfs or shmem (no readahead), nor DAX (no page cache). Nor a file
+ * system without a block device of its own (NFS, FUSE, overlayfs), or
+ * FUSE on one (fuseblk): there a read may wait on a server or a daemon
+ * without bound, holding a prepager, and the work queued behind it, for
+ * as long.
  */
 static bool prepage_file_inode_supported(struct inode *inode)
 {
 	struct address_space *mapping = inode->i_mapping;
+	struct super_block *sb = inode->i_sb;
 
 	return S_ISREG(inode->i_mode) && !IS_DAX(inode) &&
-	       mapping->a_ops->readahead && !mapping_unevictable(mapping);
+	       mapping->a_ops->readahead && !mapping_unevictable(mapping) &&
+	       sb->s_bdev && sb->s_magic != FUSE_SUPER_MAGIC;
 }
 
 /*
@@ -858,10 +866,11 @@ static void prepage_file_workers_exit(void)
 	prepage_nr_idle_workers = 0;
 }
 
+/* A file's work is done with @pm's window; the last one says so. */
 static void prepage_file_worker_done(struct prepage_mm *pm)
 {
 	if (atomic_dec_and_test(&prepage_file_mm(pm)->prepaging))
-		prepage_prepagers_done(pm);
+		prepage_prepagers_done(pm, PREPAGE_SIDE_FILE);
 }
 
 static void prepage_file_work(struct kthread_work *work);
@@ -1164,7 +1173,7 @@ static void prepage_file_work(struct kthread_work *work)
 	/* Unused prepaged pages must be reclaimable, not held in a batch. */
 	lru_add_drain();
 	prepage_charge_end(&charge);
-	/* Not queued while it is being cancelled: then it is done. */
+	/* Its next slice: it checks first whether to stop. */
 	if (ret == -EAGAIN && kthread_queue_work(f->worker, &f->work))
 		return;
 	trace_prepage_file_done(f->pm->slot.mm, f->pm->pid,
@@ -1198,6 +1207,22 @@ static void prepage_file_attach(struct prepage_mm *pm,
 }
 
 /*
+ * Free the plan of @pm's file prepagers, and their views of it; @pm's lock
+ * is held, and they are done.
+ */
+static void prepage_file_plan_free(struct prepage_mm *pm)
+{
+	struct prepage_file_mm *fm = prepage_file_mm(pm);
+	struct prepage_file *f;
+
+	list_for_each_entry(f, &fm->table.files, node)
+		f->plan = (struct prepage_extents){};
+	kvfree(fm->plan);
+	fm->plan = NULL;
+	fm->plan_pages = 0;
+}
+
+/*
  * Copy the targets of @pm's files that have a prepager into one plan, the
  * prepagers' own (see &prepage_file_mm.plan). Return: false if there was
  * no memory for it.
@@ -1210,10 +1235,7 @@ static bool prepage_file_plan(struct prepage_mm *pm)
 	unsigned long nr = 0;
 
 	lockdep_assert_held(&pm->lock);
-	/* Every start follows a stop, which frees the plan. */
-	if (WARN_ON_ONCE(fm->plan))
-		return true;
-	fm->plan_pages = 0;
+	prepage_file_plan_free(pm);
 	list_for_each_entry(f, &fm->table.files, node)
 		if (f->worker)
 			nr += f->target.nr;
@@ -1257,6 +1279,8 @@ static bool prepage_file_start(struct prepage_mm *pm)
 		prepage_nomem_stop(pm);
 		return false;
 	}
+	/* Held while the works are queued: one may be done at once. */
+	atomic_set(&fm->prepaging, 1);
 	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
 		if (!f->plan.nr)
 			continue;
@@ -1264,49 +1288,33 @@ static bool prepage_file_start(struct prepage_mm *pm)
 		f->next = 0;
 		f->nomem = false;
 		atomic_inc(&fm->prepaging);
-		/* Not pending: every window's prepagers are stopped first. */
+		/* Not pending: the last start's works are all done. */
 		if (WARN_ON_ONCE(!kthread_queue_work(f->worker, &f->work)))
-			prepage_file_worker_done(pm);
+			atomic_dec(&fm->prepaging);
 		else
 			queued = true;
 	}
-	return queued;
+	/* The last to be done says so, this start if they all are. */
+	if (!atomic_dec_and_test(&fm->prepaging) || !queued)
+		return queued;
+	prepage_prepagers_done(pm, PREPAGE_SIDE_FILE);
+	return true;
 }
 
 /**
- * prepage_file_stop() - stop the file prepagers and wait for them
+ * prepage_file_stop() - tell the file prepagers to stop
  * @pm:	the prepage state; its lock is held
+ *
+ * Waits for none: a work queued or running stops at its next check
+ * (each chunk it reads), and is done on its own.
  */
 static void prepage_file_stop(struct prepage_mm *pm)
 {
-	struct prepage_file *f;
-
 	lockdep_assert_held(&pm->lock);
 
 	/* The core says why before it stops the prepagers. */
 	WRITE_ONCE(prepage_file_mm(pm)->stop,
 		   pm->stop_reason ?: PREPAGE_STOP_END);
-	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
-		if (f->worker && kthread_cancel_work_sync(&f->work)) {
-			/* Queued again after a slice: it ran, and stops here. */
-			if (f->pass || f->next)
-				trace_prepage_file_done(pm->slot.mm, pm->pid,
-							file_inode(f->file),
-							f->nr_prepaged,
-							prepage_file_mm(pm)->stop);
-			prepage_file_worker_done(pm);
-		}
-		/* Not running now: its view of the plan goes. */
-		f->plan = (struct prepage_extents){};
-	}
-	/* No prepager runs: the plan is the state's again, and goes. */
-	kvfree(prepage_file_mm(pm)->plan);
-	prepage_file_mm(pm)->plan = NULL;
-}
-
-static bool prepage_file_prepaging(struct prepage_mm *pm)
-{
-	return atomic_read(&prepage_file_mm(pm)->prepaging) > 0;
 }
 
 /* Print the sizes of the file tables of @pm (its lock held, or NULL). */
@@ -1330,7 +1338,8 @@ static void prepage_file_sizes_show(struct seq_file *m, struct prepage_mm *pm)
 
 /*
  * Make @table (from prepage_file_table_parse()) the file tables of @pm,
- * whose lock is held. Return: the tables it replaces.
+ * whose lock is held and whose file prepagers are done. Return: the
+ * tables it replaces.
  */
 static void *prepage_file_table_swap(struct prepage_mm *pm, void *table)
 {
@@ -1339,9 +1348,8 @@ static void *prepage_file_table_swap(struct prepage_mm *pm, void *table)
 
 	lockdep_assert_held(&pm->lock);
 
-	pm->stop_reason = PREPAGE_STOP_TABLE;
-	prepage_file_stop(pm);
 	prepage_file_window_discard(pm);
+	prepage_file_plan_free(pm);
 	prepage_file_table_init(&old);
 	prepage_file_table_move(&old, &fm->table);
 	prepage_file_attach(pm, new);
@@ -1367,8 +1375,8 @@ static void prepage_file_state_free(struct prepage_mm *pm)
 
 	lockdep_assert_held(&pm->lock);
 
-	/* Freed with the state only once its prepagers stopped. */
-	WARN_ON_ONCE(fm->plan);
+	/* Freed with the state only once its prepagers are done. */
+	prepage_file_plan_free(pm);
 	prepage_file_table_clear(&fm->table);
 	kfree(fm);
 }
@@ -1464,7 +1472,6 @@ static const struct prepage_ops prepage_file_ops = {
 	.state_free	= prepage_file_state_free,
 	.start		= prepage_file_start,
 	.stop		= prepage_file_stop,
-	.prepaging	= prepage_file_prepaging,
 	.window_close	= prepage_file_window_close,
 	.window_discard	= prepage_file_window_discard,
 	.table_owns	= prepage_file_table_owns,

@@ -201,11 +201,13 @@ struct prepage_backoff {
  * struct prepage_mm - the prepage state of one address space
  * @slot:		hash link and the mm this is for (see mm/mm_slot.h)
  * @kref:		one reference for the hash, one for each user, one for
- *			@settle_work from its queue_work() until
- *			prepage_settle_fn() is done
+ *			@settle_work and one for @lead_work from their
+ *			queue_work() until their function is done, and one
+ *			for each side in @running
  * @rcu:		frees the structure after lockless lookups are done
  * @lock:		protects @state, @dead, @window_start,
- *			@last_window_ns, @settling, @settle_nr and @side
+ *			@last_window_ns, @settling, @settle_nr, @settle_log,
+ *			@settle_discard, @start_mask, @shut and @side
  * @state:		&enum prepage_state
  * @dead:		the address space went away or prepage was disabled:
  *			no new switch, no new table. Set when the state is
@@ -222,8 +224,26 @@ struct prepage_backoff {
  * @last_window_ns:	duration of the last window that was closed
  * @settling:		the last window ended and is still to be counted and
  *			learned from (prepage_window_settle()); under @lock
- * @settle_nr:		entries in @log of that window
- * @settle_work:	settles it, off the path of the "end" write
+ * @settle_nr:		entries in @settle_log
+ * @settle_log:		the log of that window, taken from @log at its end
+ *			and freed once it is settled
+ * @settle_discard:	that window is to be forgotten, not counted: the
+ *			next window opened while its prepagers were still
+ *			stopping
+ * @settle_work:	settles it, off the path of the "end" write, once no
+ *			prepager of it runs; and does what waits for the
+ *			prepagers to stop: the starts in @start_mask, and
+ *			the release of a state that was shut down
+ * @running:		the sides, by bit, whose prepagers are queued or
+ *			running, stopped or not: set by the core as it
+ *			starts them, cleared by the last of them
+ *			(prepage_prepagers_done()). Written under
+ *			@log_lock; nothing waits for it to clear but a
+ *			reset or a table load, for a bounded time
+ * @start_mask:		sides of the open window whose prepagers start once
+ *			no prepager of an earlier stop runs (@running)
+ * @shut:		the state was shut down while prepagers ran: its
+ *			sides and logs are freed once they are done
  * @side:		each backend's state for this address space, by
  *			&enum prepage_side, or NULL: made the first time
  *			the backend is used (a window opens with it
@@ -243,14 +263,13 @@ struct prepage_backoff {
  *			prepagers, to queue @lead_work
  * @window_budget:	the window's budget when it opened (first, if it
  *			was restarted), for the back-off
- * @lead_work:		starts @deferred's prepagers (prepage_lead_fn()).
- *			It holds no reference: it is queued only in a
- *			window, by a prepager (every close stops them
- *			first) or by an access hook under @log_lock while
- *			@logging is set, and prepage_mm_shutdown() cancels
- *			it once the state is unhashed and its window closed
- * @log_lock:		protects @logging, @reached, @reach_pages, @log_nr,
- *			@log_dropped and the entries of @log
+ * @lead_work:		starts @deferred's prepagers (prepage_lead_fn()),
+ *			holding a reference: queued by the last prepager of
+ *			a side, or by an access hook under @log_lock while
+ *			@logging is set; it does nothing once the window
+ *			closed
+ * @log_lock:		protects @logging, @reached, @reach_pages, @running,
+ *			@log_nr, @log_dropped and the entries of @log
  * @logging:		accesses of the app's tasks are logged
  * @reached:		the app reached @deferred in the window: it waited on
  *			%PREPAGE_REACH_PAGES of its pages, and @lead_work
@@ -266,7 +285,8 @@ struct prepage_backoff {
  *			full, or it was restarted): what looks unused in it
  *			may have been used
  * @log:		the window's access log, %PREPAGE_LOG_ENTRIES entries;
- *			allocated at the first start (@lock and @log_lock)
+ *			allocated when a window opens without one (@lock and
+ *			@log_lock), handed to @settle_log at its end
  * @budget:		pages the window's prepagers may still bring in
  * @budget_spent:	the window's budget ran out (0 or 1)
  * @pressure_stopped:	the window's prepaging stopped under memory
@@ -306,8 +326,13 @@ struct prepage_mm {
 	unsigned long window_stat[NR_PREPAGE_STAT];
 	u64 last_window_ns;
 	bool settling;
+	bool settle_discard;
 	unsigned int settle_nr;
+	struct prepage_log_entry *settle_log;
 	struct work_struct settle_work;
+	u8 running;
+	u8 start_mask;
+	bool shut;
 	void *side[PREPAGE_NR_SIDES];
 	struct prepage_backoff backoff[PREPAGE_NR_SIDES];
 	u8 lead;
@@ -362,21 +387,25 @@ struct prepage_mm {
  * @state_free:		free its state of @pm and everything it holds (the
  *			tables, the plan); its prepagers are stopped
  * @start:		a window opened (or restarted), or the side's turn
- *			came: start its prepagers. Return: whether it
- *			queued one
- * @stop:		stop its prepagers and wait for them
- * @prepaging:		whether any of its prepagers is queued or running
+ *			came, and none of its prepagers runs: start them.
+ *			Return: whether it queued one; if so, the last of
+ *			them calls prepage_prepagers_done() once, when it
+ *			is done
+ * @stop:		tell its prepagers to stop, without waiting for
+ *			them: they stop at their next check, and what they
+ *			use stays until they are done (&prepage_mm.running)
  * @window_close:	a window ended: count it and learn from the log,
  *			@nr entries of every backend's kind, which it may
- *			reorder
- * @window_discard:	a window was reset or its tables replaced: forget
- *			what was prepaged for it, without counting
+ *			reorder; its prepagers are done
+ * @window_discard:	a window was reset or its tables replaced, or is
+ *			not to be counted: forget what was prepaged for it,
+ *			without counting; its prepagers are done
  * @table_owns:		whether a table line is one of its lines
  * @table_new:		an empty table, to parse lines into, or NULL
  * @table_parse:	parse one of its lines into a table from
  *			@table_new; the files it names are opened with
  *			@cred. Return: 0 or a negative error
- * @table_swap:		make a parsed table @pm's: stop the prepagers,
+ * @table_swap:		make a parsed table @pm's, its prepagers done:
  *			forget the window's prepaged pages, and return the
  *			table it replaces, for @table_free
  * @table_free:		free a table from @table_new or @table_swap
@@ -388,8 +417,10 @@ struct prepage_mm {
  * @table_parse and @table_free are called with &prepage_mm.lock held and
  * the backend's state made, but @sizes_show, which may find no state. A
  * backend without prepagers leaves @workers_init, @workers_exit, @start,
- * @stop, @prepaging and @window_discard NULL; one without tables of its
- * own, the @table_ callbacks; @sizes_show may be NULL.
+ * @stop and @window_discard NULL; one without tables of its
+ * own, the @table_ callbacks; @sizes_show may be NULL. What a backend's
+ * prepagers use is freed or changed only once they are done: by the
+ * callbacks that say so, which the core calls only then.
  * Modelled on &struct damon_operations: the core knows each backend
  * only by these.
  */
@@ -411,7 +442,6 @@ struct prepage_ops {
 	void (*state_free)(struct prepage_mm *pm);
 	bool (*start)(struct prepage_mm *pm);
 	void (*stop)(struct prepage_mm *pm);
-	bool (*prepaging)(struct prepage_mm *pm);
 	void (*window_close)(struct prepage_mm *pm,
 			     struct prepage_log_entry *log, unsigned int nr);
 	void (*window_discard)(struct prepage_mm *pm);
@@ -453,11 +483,12 @@ void prepage_mm_put(struct prepage_mm *pm);
 int prepage_window_open(struct prepage_mm *pm);
 int prepage_window_close(struct prepage_mm *pm);
 void prepage_window_settle(struct prepage_mm *pm);
+void prepage_window_settle_wait(struct prepage_mm *pm);
 int prepage_reset(struct prepage_mm *pm);
 int prepage_load_tables(struct prepage_mm *pm,
 			void *tables[PREPAGE_NR_SIDES]);
 bool prepage_prepaging(struct prepage_mm *pm);
-void prepage_prepagers_done(struct prepage_mm *pm);
+void prepage_prepagers_done(struct prepage_mm *pm, enum prepage_side side);
 bool prepage_windows_open(void);
 void prepage_log(enum prepage_log_kind kind, const void *key,
 		 unsigned long index, unsigned long nr);

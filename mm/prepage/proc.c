@@ -50,7 +50,7 @@ static struct prepage_mm *prepage_proc_lock(struct mm_struct *mm)
 		return ERR_PTR(-EINTR);
 	}
 	/* What is shown counts the window that ended last. */
-	prepage_window_settle(pm);
+	prepage_window_settle_wait(pm);
 	return pm;
 }
 

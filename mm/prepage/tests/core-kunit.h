@@ -428,6 +428,8 @@ static void prepage_test_reach(struct kunit *test)
 				GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pm->log);
 	spin_lock_init(&pm->log_lock);
+	/* The lead work's references: the test's work keeps them. */
+	kref_init(&pm->kref);
 	INIT_WORK(&pm->lead_work, prepage_test_reach_fn);
 	atomic_set(&prepage_test_reach_queued, 0);
 	pm->logging = true;

@@ -144,7 +144,60 @@ static void prepage_test_file_log_dropped(struct kunit *test)
 	prepage_test_pm_free(pm);
 }
 
+static void prepage_test_readahead(struct readahead_control *ractl)
+{
+}
+
+static const struct address_space_operations prepage_test_aops = {
+	.readahead = prepage_test_readahead,
+};
+
+/*
+ * Which files a table may name: regular files read through readahead
+ * from a file system on a block device of its own, but FUSE on one; not
+ * one without a block device (NFS, FUSE, overlayfs), whose reads may
+ * wait on a server or a daemon without bound, nor a file whose pages
+ * are unevictable, nor anything but a regular file.
+ */
+static void prepage_test_file_supported(struct kunit *test)
+{
+	struct super_block *sb = kunit_kzalloc(test, sizeof(*sb), GFP_KERNEL);
+	struct address_space *mapping;
+	struct inode *inode;
+
+	mapping = kunit_kzalloc(test, sizeof(*mapping), GFP_KERNEL);
+	inode = kunit_kzalloc(test, sizeof(*inode), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, sb && mapping && inode);
+	mapping->a_ops = &prepage_test_aops;
+	inode->i_mapping = mapping;
+	inode->i_sb = sb;
+	inode->i_mode = S_IFREG | 0644;
+	/* Only compared with NULL. */
+	sb->s_bdev = (struct block_device *)sb;
+	sb->s_magic = EXT4_SUPER_MAGIC;
+	KUNIT_EXPECT_TRUE(test, prepage_file_inode_supported(inode));
+
+	sb->s_magic = FUSE_SUPER_MAGIC;		/* fuseblk */
+	KUNIT_EXPECT_FALSE(test, prepage_file_inode_supported(inode));
+	sb->s_bdev = NULL;			/* fuse */
+	KUNIT_EXPECT_FALSE(test, prepage_file_inode_supported(inode));
+	sb->s_magic = NFS_SUPER_MAGIC;
+	KUNIT_EXPECT_FALSE(test, prepage_file_inode_supported(inode));
+
+	sb->s_bdev = (struct block_device *)sb;
+	sb->s_magic = EXT4_SUPER_MAGIC;
+	mapping_set_unevictable(mapping);
+	KUNIT_EXPECT_FALSE(test, prepage_file_inode_supported(inode));
+	mapping_clear_unevictable(mapping);
+	inode->i_mode = S_IFDIR | 0755;
+	KUNIT_EXPECT_FALSE(test, prepage_file_inode_supported(inode));
+	inode->i_mode = S_IFREG | 0644;
+	mapping->a_ops = &empty_aops;
+	KUNIT_EXPECT_FALSE(test, prepage_file_inode_supported(inode));
+}
+
 static struct kunit_case prepage_file_test_cases[] = {
+	KUNIT_CASE(prepage_test_file_supported),
 	KUNIT_CASE(prepage_test_file_account),
 	KUNIT_CASE(prepage_test_file_log_dropped),
 	{},

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests that nothing waits for a stuck prepager: an "end", a restarting
+ * "start", a "start" right after an "end", and disabling prepage return
+ * at once while a prepager is blocked in I/O; a reset and a table load
+ * give up with -EBUSY after a bounded wait. Once the prepager is done,
+ * what waited for it happens: the window is counted, the restarted
+ * window's prepagers run, the state is released.
+ *
+ * The prepager is blocked by a swap device whose every I/O completes
+ * DELAY_MS after it was issued: a null_blk device (configfs, timer
+ * completions), made for each test, with a higher priority than any
+ * other swap. The test's pages are swapped out to it and dropped from
+ * the swap cache (memory.reclaim of the test's own memory cgroup, the
+ * rest of the test's memory locked), so that the prepager's swap-in
+ * reads them from the device and waits DELAY_MS for each page. The
+ * tests SKIP without null_blk or without a memory cgroup.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "prepage_util.h"
+
+#define NR_PAGES	4
+/* Every I/O of the swap device completes this long after it was issued. */
+#define DELAY_MS	2000
+/* What returns at once must return within this (the delay is longer). */
+#define PROMPT_MS	1000
+#define CONFIGFS	"/sys/kernel/config"
+#define NULLB		CONFIGFS "/nullb"
+
+static long psz;
+
+static unsigned char pattern(unsigned long page)
+{
+	return (unsigned char)(page * 29 + 7);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Write "@val" to attribute @name of the null_blk device at @dir. */
+static int nullb_set(const char *dir, const char *name, long val)
+{
+	char path[PATH_MAX + 64], buf[32];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(buf, sizeof(buf), "%ld", val);
+	return write_str(path, buf);
+}
+
+/*
+ * Make a null_blk device of @mb MiB whose I/O completes DELAY_MS late,
+ * at configfs directory @dir, and a device node for it at @node.
+ * Return: NULL, or why not.
+ */
+static const char *nullb_make(const char *dir, char *node, size_t size,
+			      int mb)
+{
+	char path[PATH_MAX + 64], buf[64];
+	unsigned int major, minor;
+	const char *name;
+
+	if (access(NULLB, F_OK))
+		mount("configfs", CONFIGFS, "configfs", 0, NULL);
+	if (access(NULLB, F_OK))
+		return "no null_blk with configfs (CONFIG_BLK_DEV_NULL_BLK)";
+	if (mkdir(dir, 0755))
+		return "cannot make a null_blk device";
+	if (nullb_set(dir, "size", mb) || nullb_set(dir, "blocksize", 4096) ||
+	    nullb_set(dir, "memory_backed", 1) ||
+	    nullb_set(dir, "irqmode", 2) ||
+	    nullb_set(dir, "completion_nsec", DELAY_MS * 1000000L) ||
+	    nullb_set(dir, "power", 1))
+		return "cannot configure the null_blk device";
+	/* The disk is named after the device's directory. */
+	name = strrchr(dir, '/') + 1;
+	snprintf(path, sizeof(path), "/sys/block/%s/dev", name);
+	if (read_file(path, buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%u:%u", &major, &minor) != 2)
+		return "no null_blk block device";
+	snprintf(node, size, "/tmp/%s", name);
+	unlink(node);
+	if (mknod(node, S_IFBLK | 0600, makedev(major, minor)))
+		return "cannot make the device node";
+	return NULL;
+}
+
+/* Write a swap header (version 1, no bad pages) on @node, of @mb MiB. */
+static bool mkswap(const char *node, int mb)
+{
+	char *hdr = calloc(1, psz);
+	uint32_t *info = (uint32_t *)(hdr + 1024);
+	int fd = open(node, O_WRONLY);
+	bool ok;
+
+	if (!hdr || fd < 0) {
+		free(hdr);
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	info[0] = 1;					/* version */
+	info[1] = (uint32_t)((long)mb * 1024 * 1024 / psz - 1); /* last page */
+	memcpy(hdr + psz - 10, "SWAPSPACE2", 10);
+	ok = pwrite(fd, hdr, psz, 0) == psz && !fsync(fd);
+	close(fd);
+	free(hdr);
+	return ok;
+}
+
+/* Pages of [buf, buf + NR_PAGES pages) resident or in the swap cache. */
+static int resident(char *buf)
+{
+	unsigned char vec[NR_PAGES];
+	int i, n = 0;
+
+	if (mincore(buf, NR_PAGES * psz, vec))
+		return -1;
+	for (i = 0; i < NR_PAGES; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
+/* Whether every page reads back what was written. */
+static bool intact(char *buf)
+{
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < NR_PAGES; i++)
+		ok &= buf[i * psz] == (char)pattern(i) &&
+		      buf[(i + 1) * psz - 1] == (char)pattern(i);
+	return ok;
+}
+
+/* Wait until no prepager of this process runs; 0, or -1 after 60 s. */
+static int wait_idle(void)
+{
+	int i;
+
+	for (i = 0; i < 600; i++) {
+		if (read_key("/proc/self/prepage", "prepaging") == 0)
+			return 0;
+		usleep(100000);
+	}
+	return -1;
+}
+
+FIXTURE(stop) {
+	char *buf;
+	char dir[PATH_MAX];
+	char node[PATH_MAX];
+	char cg[PATH_MAX];
+	bool swapped_on;
+	bool in_cg;
+};
+
+FIXTURE_SETUP(stop)
+{
+	char reclaim[PATH_MAX + 16], table[128];
+	const char *why;
+	int i, mb = 16;
+
+	psz = sysconf(_SC_PAGESIZE);
+	self->buf = MAP_FAILED;
+	why = setup_prepage();
+	if (why)
+		SKIP(return, "%s", why);
+	snprintf(self->dir, sizeof(self->dir), NULLB "/prepage-stop-%d",
+		 getpid());
+	why = nullb_make(self->dir, self->node, sizeof(self->node), mb);
+	if (why) {
+		settings_restore();
+		rmdir(self->dir);
+		SKIP(return, "%s", why);
+	}
+	SETUP_ASSERT(mkswap(self->node, mb));
+	/* Above every other swap device: the test's pages go there. */
+	SETUP_ASSERT(!swapon(self->node, SWAP_FLAG_PREFER | 32767));
+	self->swapped_on = true;
+	/* Only the test buffer is to be reclaimed, not the test itself. */
+	SETUP_ASSERT(!mlockall(MCL_CURRENT));
+	why = memcg_enter(self->cg, sizeof(self->cg));
+	if (why) {
+		settings_restore();
+		SKIP(return, "%s", why);
+	}
+	self->in_cg = true;
+	self->buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	SETUP_ASSERT(self->buf != MAP_FAILED);
+	madvise(self->buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
+	for (i = 0; i < NR_PAGES; i++)
+		memset(self->buf + i * psz, pattern(i), psz);
+	SETUP_ASSERT(pageout(self->buf, 0, NR_PAGES));
+	/* Written out after DELAY_MS; then out of the swap cache too. */
+	usleep((DELAY_MS + 500) * 1000);
+	snprintf(reclaim, sizeof(reclaim), "%s/memory.reclaim", self->cg);
+	for (i = 0; i < 50 && resident(self->buf); i++) {
+		write_str(reclaim, "16M");
+		usleep(200000);
+	}
+	SETUP_ASSERT(resident(self->buf) == 0);
+	snprintf(table, sizeof(table), "anon %p:%d target=1 timeout=5\n",
+		 self->buf, NR_PAGES);
+	SETUP_ASSERT(!load(table));
+}
+
+FIXTURE_TEARDOWN(stop)
+{
+	/* Nothing of the test may be left on the device. */
+	if (self->buf != MAP_FAILED)
+		munmap(self->buf, NR_PAGES * psz);
+	wait_idle();
+	settings_restore();
+	if (self->in_cg)
+		memcg_leave(self->cg);
+	munlockall();
+	if (self->swapped_on)
+		swapoff(self->node);
+	unlink(self->node);
+	nullb_set(self->dir, "power", 0);
+	rmdir(self->dir);
+}
+
+/*
+ * Open a window whose anonymous prepager then waits for the device: its
+ * first swap-in takes DELAY_MS.
+ */
+static int blocked_start(void)
+{
+	int ret = write_str("/proc/self/prepage", "start");
+
+	usleep(300000);
+	return ret;
+}
+
+/* An "end" returns at once; the window is counted once the prepager is done. */
+TEST_F(stop, end)
+{
+	long t;
+
+	ASSERT_EQ(0, blocked_start());
+	ASSERT_EQ(1, read_key("/proc/self/prepage", "prepaging"));
+	t = now_ms();
+	ASSERT_EQ(0, write_str("/proc/self/prepage", "end"));
+	EXPECT_GT(PROMPT_MS, now_ms() - t);
+	ASSERT_EQ(0, wait_idle());
+	EXPECT_EQ(1, stat_of("switches"));
+	EXPECT_EQ(1, stat_of("closed_stops"));
+	/* Stopped after the page it waited for: the rest is the app's. */
+	EXPECT_GT(NR_PAGES, stat_of("anon_prepaged"));
+	EXPECT_EQ(stat_of("anon_prepaged"),
+		  pagemap_count(self->buf, NR_PAGES, PM_PRESENT));
+	EXPECT_TRUE(intact(self->buf));
+}
+
+/*
+ * A "start" while the window's prepager is blocked restarts the window
+ * at once; its prepagers go on with the plan once the stopped one is
+ * done, and bring in the rest.
+ */
+TEST_F(stop, restart)
+{
+	long t;
+
+	ASSERT_EQ(0, blocked_start());
+	t = now_ms();
+	ASSERT_EQ(0, write_str("/proc/self/prepage", "start"));
+	EXPECT_GT(PROMPT_MS, now_ms() - t);
+	ASSERT_EQ(0, wait_idle());
+	EXPECT_EQ(NR_PAGES, pagemap_count(self->buf, NR_PAGES, PM_PRESENT));
+	EXPECT_EQ(NR_PAGES, stat_of("anon_prepaged"));
+	EXPECT_EQ(1, stat_of("restarts"));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(0, stat_of("closed_stops"));
+	EXPECT_TRUE(intact(self->buf));
+}
+
+/*
+ * A "start" right after an "end", the ended window's prepager still
+ * blocked, opens the next window at once; the ended window is forgotten,
+ * not counted, and the new window's prepagers start once the stopped one
+ * is done.
+ */
+TEST_F(stop, end_then_start)
+{
+	long t;
+
+	ASSERT_EQ(0, blocked_start());
+	t = now_ms();
+	ASSERT_EQ(0, write_str("/proc/self/prepage", "end"));
+	ASSERT_EQ(0, write_str("/proc/self/prepage", "start"));
+	EXPECT_GT(PROMPT_MS, now_ms() - t);
+	ASSERT_EQ(0, wait_idle());
+	EXPECT_EQ(NR_PAGES, pagemap_count(self->buf, NR_PAGES, PM_PRESENT));
+	EXPECT_EQ(NR_PAGES, stat_of("anon_prepaged"));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(2, stat_of("switches"));
+	/* Neither window counted the app's use: it used nothing. */
+	EXPECT_EQ(0, stat_of("anon_hit"));
+	EXPECT_TRUE(intact(self->buf));
+}
+
+/*
+ * A table load and a reset wait for the prepagers they stop for a
+ * bounded time only: -EBUSY while one is blocked, and nothing changed;
+ * once it is done they go through.
+ */
+TEST_F(stop, reset_and_load)
+{
+	char table[128], buf[4096];
+	long t;
+
+	ASSERT_EQ(0, blocked_start());
+	snprintf(table, sizeof(table), "anon %p:1 target=1 timeout=5\n",
+		 self->buf);
+	t = now_ms();
+	EXPECT_EQ(-EBUSY, load(table));
+	EXPECT_EQ(-EBUSY, ctl("reset"));
+	EXPECT_GT(PROMPT_MS, now_ms() - t);
+	/* The table is the one loaded before. */
+	EXPECT_EQ(NR_PAGES, read_key("/proc/self/prepage",
+				     "anon_target_pages"));
+	ASSERT_EQ(0, wait_idle());
+	EXPECT_EQ(0, load(table));
+	EXPECT_EQ(1, read_key("/proc/self/prepage", "anon_target_pages"));
+	EXPECT_EQ(0, ctl("reset"));
+	ASSERT_LE(0, dump(buf, sizeof(buf)));
+	EXPECT_STREQ("", buf);
+	EXPECT_TRUE(intact(self->buf));
+}
+
+/*
+ * Disabling prepage returns at once; the prepage threads go once the
+ * blocked one is done, and prepage can be enabled again meanwhile.
+ */
+TEST_F(stop, disable)
+{
+	long t;
+
+	ASSERT_EQ(0, blocked_start());
+	t = now_ms();
+	ASSERT_EQ(0, write_str(SYSFS "enabled", "0"));
+	EXPECT_GT(PROMPT_MS, now_ms() - t);
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "prepaging"));
+	/* Enabled again before the blocked prepager is done. */
+	ASSERT_EQ(0, write_str(SYSFS "enabled", "1"));
+	usleep((DELAY_MS + 500) * 1000);
+	ASSERT_EQ(0, write_str(SYSFS "enabled", "0"));
+	EXPECT_TRUE(intact(self->buf));
+}
+
+TEST_HARNESS_MAIN
