@@ -967,7 +967,7 @@ static void prepage_anon_workers_exit(void)
 	prepage_nr_anon_workers = 0;
 }
 
-/* VMAs whose pages the prepager must not fault in. */
+/* Whether the prepager may fault in pages of @vma. */
 static bool anon_vma_prepageable(struct vm_area_struct *vma)
 {
 	/*
@@ -976,6 +976,13 @@ static bool anon_vma_prepageable(struct vm_area_struct *vma)
 	 */
 	if (vma->vm_flags & (VM_IO | VM_PFNMAP | VM_MIXEDMAP | VM_HUGETLB |
 			     VM_DONTEXPAND | VM_SHARED))
+		return false;
+	/*
+	 * Nor memory the app cannot read (PROT_NONE, execute-only): a
+	 * read fault of its own would not map it, nor would GUP.
+	 * handle_mm_fault() leaves that check to its callers.
+	 */
+	if (!(vma->vm_flags & VM_READ))
 		return false;
 	return !userfaultfd_armed(vma);
 }

@@ -545,6 +545,45 @@ TEST_F(anon, idle_tracking_sees_use)
 }
 
 /*
+ * Target pages the app cannot read (PROT_NONE, then execute-only, the
+ * mapping's protection changed after they were learned) are not
+ * prepaged: a read fault of the app would not map them. Once readable
+ * again, they are.
+ */
+TEST_F(anon, unreadable_not_prepaged)
+{
+	char table[128];
+
+	/* A target the app does not use in a window is one no more. */
+	snprintf(table, sizeof(table), "anon %p:64 target=1 timeout=5\n",
+		 self->buf);
+	ASSERT_EQ(0, load(table));
+	ASSERT_EQ(0, mprotect(self->buf, 64 * psz, PROT_NONE));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(0, stat_of("anon_prepaged"));
+	EXPECT_EQ(64, pages_with(self->buf, 0, 64, PM_SWAP));
+
+	ASSERT_EQ(0, load(table));
+	ASSERT_EQ(0, mprotect(self->buf, 64 * psz, PROT_EXEC));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(0, stat_of("anon_prepaged"));
+	EXPECT_EQ(64, pages_with(self->buf, 0, 64, PM_SWAP));
+
+	ASSERT_EQ(0, load(table));
+	ASSERT_EQ(0, mprotect(self->buf, 64 * psz, PROT_READ | PROT_WRITE));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(64, stat_of("anon_prepaged"));
+	EXPECT_EQ(64, pages_with(self->buf, 0, 64, PM_PRESENT));
+	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
+}
+
+/*
  * A reset deactivates the pages prepaged for the window that the app did
  * not use, and counts nothing. A restarted window, instead, keeps what
  * was prepaged for the window it restarts (it wants the same pages):

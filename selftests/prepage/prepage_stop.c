@@ -154,6 +154,32 @@ static bool intact(char *buf)
 	return ok;
 }
 
+/* Kilobytes used on swap device @node, from /proc/swaps; -1 if none. */
+static long swap_used(const char *node)
+{
+	char line[256], name[PATH_MAX];
+	long size, used = -1;
+	FILE *f = fopen("/proc/swaps", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%s %*s %ld %ld", name, &size, &used) == 3 &&
+		    !strcmp(name, node))
+			break;
+		else
+			used = -1;
+	if (f)
+		fclose(f);
+	return used;
+}
+
+static const char *swaps(void)
+{
+	static char buf[1024];
+
+	read_file("/proc/swaps", buf, sizeof(buf));
+	return buf;
+}
+
 /* Wait until no prepager of this process runs; 0, or -1 after 60 s. */
 static int wait_idle(void)
 {
@@ -176,6 +202,35 @@ FIXTURE(stop) {
 	bool in_cg;
 };
 
+/* Undo what the setup did, as far as it got. */
+static void stop_cleanup(FIXTURE_DATA(stop) *self)
+{
+	/* Nothing of the test may be left on the device. */
+	if (self->buf != MAP_FAILED)
+		munmap(self->buf, NR_PAGES * psz);
+	self->buf = MAP_FAILED;
+	wait_idle();
+	if (self->in_cg)
+		memcg_leave(self->cg);
+	self->in_cg = false;
+	munlockall();
+	if (self->swapped_on)
+		swapoff(self->node);
+	self->swapped_on = false;
+	unlink(self->node);
+	nullb_set(self->dir, "power", 0);
+	rmdir(self->dir);
+}
+
+/* A setup that fails leaves nothing behind: no teardown runs then. */
+#define STOP_SETUP_ASSERT(expr) do {					\
+	bool __stop_ok = (expr);					\
+									\
+	if (!__stop_ok)							\
+		stop_cleanup(self);					\
+	SETUP_ASSERT(__stop_ok);					\
+} while (0)
+
 FIXTURE_SETUP(stop)
 {
 	char reclaim[PATH_MAX + 16], table[128];
@@ -184,6 +239,8 @@ FIXTURE_SETUP(stop)
 
 	psz = sysconf(_SC_PAGESIZE);
 	self->buf = MAP_FAILED;
+	self->swapped_on = false;
+	self->in_cg = false;
 	why = setup_prepage();
 	if (why)
 		SKIP(return, "%s", why);
@@ -191,29 +248,48 @@ FIXTURE_SETUP(stop)
 		 getpid());
 	why = nullb_make(self->dir, self->node, sizeof(self->node), mb);
 	if (why) {
+		stop_cleanup(self);
 		settings_restore();
-		rmdir(self->dir);
 		SKIP(return, "%s", why);
 	}
-	SETUP_ASSERT(mkswap(self->node, mb));
+	STOP_SETUP_ASSERT(mkswap(self->node, mb));
 	/* Above every other swap device: the test's pages go there. */
-	SETUP_ASSERT(!swapon(self->node, SWAP_FLAG_PREFER | 32767));
+	STOP_SETUP_ASSERT(!swapon(self->node, SWAP_FLAG_PREFER | 32767));
+	self->swapped_on = true;
+	/*
+	 * Slots of the other swap devices that CPUs cached before (the
+	 * swap slots cache) are handed out first, whatever the priority: a
+	 * swapoff gives them back.
+	 */
+	STOP_SETUP_ASSERT(!swapoff(self->node));
+	self->swapped_on = false;
+	STOP_SETUP_ASSERT(!swapon(self->node, SWAP_FLAG_PREFER | 32767));
 	self->swapped_on = true;
 	/* Only the test buffer is to be reclaimed, not the test itself. */
-	SETUP_ASSERT(!mlockall(MCL_CURRENT));
+	STOP_SETUP_ASSERT(!mlockall(MCL_CURRENT));
 	why = memcg_enter(self->cg, sizeof(self->cg));
 	if (why) {
+		stop_cleanup(self);
 		settings_restore();
 		SKIP(return, "%s", why);
 	}
 	self->in_cg = true;
+	/*
+	 * Free memory above the low watermark, whatever the tests before
+	 * left in the page cache: below it the prepager would not start
+	 * (a pressure stop), and nothing would block.
+	 */
+	sync();
+	write_str("/proc/sys/vm/drop_caches", "3");
 	self->buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	SETUP_ASSERT(self->buf != MAP_FAILED);
+	STOP_SETUP_ASSERT(self->buf != MAP_FAILED);
 	madvise(self->buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
 	for (i = 0; i < NR_PAGES; i++)
 		memset(self->buf + i * psz, pattern(i), psz);
-	SETUP_ASSERT(pageout(self->buf, 0, NR_PAGES));
+	STOP_SETUP_ASSERT(pageout(self->buf, 0, NR_PAGES));
+	/* Slots are taken from a device in batches: some, at least. */
+	STOP_SETUP_ASSERT(swap_used(self->node) > 0);
 	/* Written out after DELAY_MS; then out of the swap cache too. */
 	usleep((DELAY_MS + 500) * 1000);
 	snprintf(reclaim, sizeof(reclaim), "%s/memory.reclaim", self->cg);
@@ -221,27 +297,16 @@ FIXTURE_SETUP(stop)
 		write_str(reclaim, "16M");
 		usleep(200000);
 	}
-	SETUP_ASSERT(resident(self->buf) == 0);
+	STOP_SETUP_ASSERT(resident(self->buf) == 0);
 	snprintf(table, sizeof(table), "anon %p:%d target=1 timeout=5\n",
 		 self->buf, NR_PAGES);
-	SETUP_ASSERT(!load(table));
+	STOP_SETUP_ASSERT(!load(table));
 }
 
 FIXTURE_TEARDOWN(stop)
 {
-	/* Nothing of the test may be left on the device. */
-	if (self->buf != MAP_FAILED)
-		munmap(self->buf, NR_PAGES * psz);
-	wait_idle();
+	stop_cleanup(self);
 	settings_restore();
-	if (self->in_cg)
-		memcg_leave(self->cg);
-	munlockall();
-	if (self->swapped_on)
-		swapoff(self->node);
-	unlink(self->node);
-	nullb_set(self->dir, "power", 0);
-	rmdir(self->dir);
 }
 
 /*
@@ -262,7 +327,11 @@ TEST_F(stop, end)
 	long t;
 
 	ASSERT_EQ(0, blocked_start());
-	ASSERT_EQ(1, read_key("/proc/self/prepage", "prepaging"));
+	ASSERT_EQ(1, read_key("/proc/self/prepage", "prepaging"))
+		TH_LOG("prepaged %ld, resident %d, stops %ld/%ld/%ld, swaps %s",
+		       stat_of("anon_prepaged"), resident(self->buf),
+		       stat_of("pressure_stops"), stat_of("nomem_stops"),
+		       stat_of("budget_stops"), swaps());
 	t = now_ms();
 	ASSERT_EQ(0, write_str("/proc/self/prepage", "end"));
 	EXPECT_GT(PROMPT_MS, now_ms() - t);
