@@ -82,6 +82,8 @@ static struct kmem_cache *prepage_mm_cache;
 static atomic_t prepage_exiting = ATOMIC_INIT(0);
 /* Address spaces in a switch window: the access hooks return at once at 0. */
 static atomic_t prepage_nr_switching = ATOMIC_INIT(0);
+/* Address spaces with prepagers queued or running (prepage_mm.running). */
+static atomic_t prepage_nr_running = ATOMIC_INIT(0);
 /*
  * States shut down while their prepagers ran, not yet released: prepage
  * is turned off (its static key, its threads) once there are none.
@@ -392,6 +394,8 @@ void prepage_prepagers_done(struct prepage_mm *pm, enum prepage_side side)
 	spin_lock(&pm->log_lock);
 	WRITE_ONCE(pm->running, pm->running & ~BIT(side));
 	idle = !pm->running;
+	if (idle)
+		atomic_dec(&prepage_nr_running);
 	deferred = pm->deferred;
 	/* Set under the state's lock before its holder looks at @running. */
 	pending = READ_ONCE(pm->settling) || READ_ONCE(pm->start_mask) ||
@@ -1036,12 +1040,16 @@ static bool prepage_side_start(struct prepage_mm *pm, unsigned int i)
 	/* The prepagers' reference, dropped by prepage_prepagers_done(). */
 	kref_get(&pm->kref);
 	spin_lock(&pm->log_lock);
+	if (!pm->running)
+		atomic_inc(&prepage_nr_running);
 	WRITE_ONCE(pm->running, pm->running | BIT(i));
 	spin_unlock(&pm->log_lock);
 	queued = ops->start(pm);
 	if (!queued) {
 		spin_lock(&pm->log_lock);
 		WRITE_ONCE(pm->running, pm->running & ~BIT(i));
+		if (!pm->running)
+			atomic_dec(&prepage_nr_running);
 		spin_unlock(&pm->log_lock);
 		/* Not the last: the caller holds one. */
 		prepage_mm_put(pm);
@@ -1640,14 +1648,19 @@ void prepage_log(enum prepage_log_kind kind, const void *key,
 }
 
 /**
- * prepage_windows_open() - whether any address space is in a window
+ * prepage_windows_open() - whether any address space is in a window, or
+ * has prepagers still running
  *
- * Return: false if no window is open anywhere: no access is logged and
- * no prepager runs.
+ * A window's prepagers may run on after it closed, told to stop: what
+ * they bring in until they are done is still theirs.
+ *
+ * Return: false if no window is open anywhere and no prepager runs:
+ * no access is logged, and no page brought in is a prepager's.
  */
 bool prepage_windows_open(void)
 {
-	return atomic_read(&prepage_nr_switching);
+	return atomic_read(&prepage_nr_switching) ||
+	       atomic_read(&prepage_nr_running);
 }
 
 /* Destroy the prepagers of every backend; prepage_admin_lock is held. */

@@ -1522,6 +1522,8 @@ TEST_F(prepage, closed_stop)
 		ASSERT_EQ(0, ctl("start"));
 		ASSERT_EQ(0, ctl("start"));
 		ASSERT_EQ(0, ctl("end"));
+		/* Told to stop, they may finish their chunk. */
+		ASSERT_EQ(0, wait_prepaged());
 		prepaged = stat_of("file_prepaged") - before;
 		if (prepaged < nr)
 			break;

@@ -261,10 +261,11 @@ static inline long stat_of(const char *key)
 
 /*
  * Write @verb to /proc/self/prepage. An "end" returns before the window
- * is counted and learned from, which its settle work does next; reading
- * prepage_stat does it at once, so that what a test checks next
- * (counters, tables, events, page flags) is the window's, and its
- * accesses after the "end" count in the next window.
+ * is counted and learned from, which its settle work does once the
+ * window's prepagers, told to stop, are done; reading prepage_stat does
+ * it at once, after waiting for them for up to 200 ms, so that what a
+ * test checks next (counters, tables, events, page flags) is the
+ * window's, and its accesses after the "end" count in the next window.
  */
 static inline int ctl(const char *verb)
 {
