@@ -161,22 +161,24 @@ static long swap_used(const char *node)
 	long size, used = -1;
 	FILE *f = fopen("/proc/swaps", "r");
 
-	while (f && fgets(line, sizeof(line), f))
+	while (f && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%s %*s %ld %ld", name, &size, &used) == 3 &&
 		    !strcmp(name, node))
 			break;
-		else
-			used = -1;
+		used = -1;
+	}
 	if (f)
 		fclose(f);
 	return used;
 }
 
-static const char *swaps(void)
+/* The swap devices, as /proc/swaps lists them, for a message. */
+static const char *swap_devices(void)
 {
 	static char buf[1024];
 
-	read_file("/proc/swaps", buf, sizeof(buf));
+	if (read_file("/proc/swaps", buf, sizeof(buf)) < 0)
+		buf[0] = '\0';
 	return buf;
 }
 
@@ -193,7 +195,8 @@ static int wait_idle(void)
 	return -1;
 }
 
-FIXTURE(stop) {
+/* What a test's setup made, for its cleanup. */
+struct stop_setup {
 	char *buf;
 	char dir[PATH_MAX];
 	char node[PATH_MAX];
@@ -202,24 +205,28 @@ FIXTURE(stop) {
 	bool in_cg;
 };
 
+FIXTURE(stop) {
+	struct stop_setup s;
+};
+
 /* Undo what the setup did, as far as it got. */
-static void stop_cleanup(FIXTURE_DATA(stop) *self)
+static void stop_cleanup(struct stop_setup *st)
 {
 	/* Nothing of the test may be left on the device. */
-	if (self->buf != MAP_FAILED)
-		munmap(self->buf, NR_PAGES * psz);
-	self->buf = MAP_FAILED;
+	if (st->buf != MAP_FAILED)
+		munmap(st->buf, NR_PAGES * psz);
+	st->buf = MAP_FAILED;
 	wait_idle();
-	if (self->in_cg)
-		memcg_leave(self->cg);
-	self->in_cg = false;
+	if (st->in_cg)
+		memcg_leave(st->cg);
+	st->in_cg = false;
 	munlockall();
-	if (self->swapped_on)
-		swapoff(self->node);
-	self->swapped_on = false;
-	unlink(self->node);
-	nullb_set(self->dir, "power", 0);
-	rmdir(self->dir);
+	if (st->swapped_on)
+		swapoff(st->node);
+	st->swapped_on = false;
+	unlink(st->node);
+	nullb_set(st->dir, "power", 0);
+	rmdir(st->dir);
 }
 
 /* A setup that fails leaves nothing behind: no teardown runs then. */
@@ -227,7 +234,7 @@ static void stop_cleanup(FIXTURE_DATA(stop) *self)
 	bool __stop_ok = (expr);					\
 									\
 	if (!__stop_ok)							\
-		stop_cleanup(self);					\
+		stop_cleanup(&self->s);					\
 	SETUP_ASSERT(__stop_ok);					\
 } while (0)
 
@@ -238,42 +245,42 @@ FIXTURE_SETUP(stop)
 	int i, mb = 16;
 
 	psz = sysconf(_SC_PAGESIZE);
-	self->buf = MAP_FAILED;
-	self->swapped_on = false;
-	self->in_cg = false;
+	self->s.buf = MAP_FAILED;
+	self->s.swapped_on = false;
+	self->s.in_cg = false;
 	why = setup_prepage();
 	if (why)
 		SKIP(return, "%s", why);
-	snprintf(self->dir, sizeof(self->dir), NULLB "/prepage-stop-%d",
+	snprintf(self->s.dir, sizeof(self->s.dir), NULLB "/prepage-stop-%d",
 		 getpid());
-	why = nullb_make(self->dir, self->node, sizeof(self->node), mb);
+	why = nullb_make(self->s.dir, self->s.node, sizeof(self->s.node), mb);
 	if (why) {
-		stop_cleanup(self);
+		stop_cleanup(&self->s);
 		settings_restore();
 		SKIP(return, "%s", why);
 	}
-	STOP_SETUP_ASSERT(mkswap(self->node, mb));
+	STOP_SETUP_ASSERT(mkswap(self->s.node, mb));
 	/* Above every other swap device: the test's pages go there. */
-	STOP_SETUP_ASSERT(!swapon(self->node, SWAP_FLAG_PREFER | 32767));
-	self->swapped_on = true;
+	STOP_SETUP_ASSERT(!swapon(self->s.node, SWAP_FLAG_PREFER | 32767));
+	self->s.swapped_on = true;
 	/*
 	 * Slots of the other swap devices that CPUs cached before (the
 	 * swap slots cache) are handed out first, whatever the priority: a
 	 * swapoff gives them back.
 	 */
-	STOP_SETUP_ASSERT(!swapoff(self->node));
-	self->swapped_on = false;
-	STOP_SETUP_ASSERT(!swapon(self->node, SWAP_FLAG_PREFER | 32767));
-	self->swapped_on = true;
+	STOP_SETUP_ASSERT(!swapoff(self->s.node));
+	self->s.swapped_on = false;
+	STOP_SETUP_ASSERT(!swapon(self->s.node, SWAP_FLAG_PREFER | 32767));
+	self->s.swapped_on = true;
 	/* Only the test buffer is to be reclaimed, not the test itself. */
 	STOP_SETUP_ASSERT(!mlockall(MCL_CURRENT));
-	why = memcg_enter(self->cg, sizeof(self->cg));
+	why = memcg_enter(self->s.cg, sizeof(self->s.cg));
 	if (why) {
-		stop_cleanup(self);
+		stop_cleanup(&self->s);
 		settings_restore();
 		SKIP(return, "%s", why);
 	}
-	self->in_cg = true;
+	self->s.in_cg = true;
 	/*
 	 * Free memory above the low watermark, whatever the tests before
 	 * left in the page cache: below it the prepager would not start
@@ -281,31 +288,31 @@ FIXTURE_SETUP(stop)
 	 */
 	sync();
 	write_str("/proc/sys/vm/drop_caches", "3");
-	self->buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	STOP_SETUP_ASSERT(self->buf != MAP_FAILED);
-	madvise(self->buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
+	self->s.buf = mmap(NULL, NR_PAGES * psz, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	STOP_SETUP_ASSERT(self->s.buf != MAP_FAILED);
+	madvise(self->s.buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
 	for (i = 0; i < NR_PAGES; i++)
-		memset(self->buf + i * psz, pattern(i), psz);
-	STOP_SETUP_ASSERT(pageout(self->buf, 0, NR_PAGES));
+		memset(self->s.buf + i * psz, pattern(i), psz);
+	STOP_SETUP_ASSERT(pageout(self->s.buf, 0, NR_PAGES));
 	/* Slots are taken from a device in batches: some, at least. */
-	STOP_SETUP_ASSERT(swap_used(self->node) > 0);
+	STOP_SETUP_ASSERT(swap_used(self->s.node) > 0);
 	/* Written out after DELAY_MS; then out of the swap cache too. */
 	usleep((DELAY_MS + 500) * 1000);
-	snprintf(reclaim, sizeof(reclaim), "%s/memory.reclaim", self->cg);
-	for (i = 0; i < 50 && resident(self->buf); i++) {
+	snprintf(reclaim, sizeof(reclaim), "%s/memory.reclaim", self->s.cg);
+	for (i = 0; i < 50 && resident(self->s.buf); i++) {
 		write_str(reclaim, "16M");
 		usleep(200000);
 	}
-	STOP_SETUP_ASSERT(resident(self->buf) == 0);
+	STOP_SETUP_ASSERT(resident(self->s.buf) == 0);
 	snprintf(table, sizeof(table), "anon %p:%d target=1 timeout=5\n",
-		 self->buf, NR_PAGES);
+		 self->s.buf, NR_PAGES);
 	STOP_SETUP_ASSERT(!load(table));
 }
 
 FIXTURE_TEARDOWN(stop)
 {
-	stop_cleanup(self);
+	stop_cleanup(&self->s);
 	settings_restore();
 }
 
@@ -329,9 +336,9 @@ TEST_F(stop, end)
 	ASSERT_EQ(0, blocked_start());
 	ASSERT_EQ(1, read_key("/proc/self/prepage", "prepaging"))
 		TH_LOG("prepaged %ld, resident %d, stops %ld/%ld/%ld, swaps %s",
-		       stat_of("anon_prepaged"), resident(self->buf),
+		       stat_of("anon_prepaged"), resident(self->s.buf),
 		       stat_of("pressure_stops"), stat_of("nomem_stops"),
-		       stat_of("budget_stops"), swaps());
+		       stat_of("budget_stops"), swap_devices());
 	t = now_ms();
 	ASSERT_EQ(0, write_str("/proc/self/prepage", "end"));
 	EXPECT_GT(PROMPT_MS, now_ms() - t);
@@ -341,8 +348,8 @@ TEST_F(stop, end)
 	/* Stopped after the page it waited for: the rest is the app's. */
 	EXPECT_GT(NR_PAGES, stat_of("anon_prepaged"));
 	EXPECT_EQ(stat_of("anon_prepaged"),
-		  pagemap_count(self->buf, NR_PAGES, PM_PRESENT));
-	EXPECT_TRUE(intact(self->buf));
+		  pagemap_count(self->s.buf, NR_PAGES, PM_PRESENT));
+	EXPECT_TRUE(intact(self->s.buf));
 }
 
 /*
@@ -359,12 +366,12 @@ TEST_F(stop, restart)
 	ASSERT_EQ(0, write_str("/proc/self/prepage", "start"));
 	EXPECT_GT(PROMPT_MS, now_ms() - t);
 	ASSERT_EQ(0, wait_idle());
-	EXPECT_EQ(NR_PAGES, pagemap_count(self->buf, NR_PAGES, PM_PRESENT));
+	EXPECT_EQ(NR_PAGES, pagemap_count(self->s.buf, NR_PAGES, PM_PRESENT));
 	EXPECT_EQ(NR_PAGES, stat_of("anon_prepaged"));
 	EXPECT_EQ(1, stat_of("restarts"));
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(0, stat_of("closed_stops"));
-	EXPECT_TRUE(intact(self->buf));
+	EXPECT_TRUE(intact(self->s.buf));
 }
 
 /*
@@ -383,13 +390,13 @@ TEST_F(stop, end_then_start)
 	ASSERT_EQ(0, write_str("/proc/self/prepage", "start"));
 	EXPECT_GT(PROMPT_MS, now_ms() - t);
 	ASSERT_EQ(0, wait_idle());
-	EXPECT_EQ(NR_PAGES, pagemap_count(self->buf, NR_PAGES, PM_PRESENT));
+	EXPECT_EQ(NR_PAGES, pagemap_count(self->s.buf, NR_PAGES, PM_PRESENT));
 	EXPECT_EQ(NR_PAGES, stat_of("anon_prepaged"));
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(2, stat_of("switches"));
 	/* Neither window counted the app's use: it used nothing. */
 	EXPECT_EQ(0, stat_of("anon_hit"));
-	EXPECT_TRUE(intact(self->buf));
+	EXPECT_TRUE(intact(self->s.buf));
 }
 
 /*
@@ -404,7 +411,7 @@ TEST_F(stop, reset_and_load)
 
 	ASSERT_EQ(0, blocked_start());
 	snprintf(table, sizeof(table), "anon %p:1 target=1 timeout=5\n",
-		 self->buf);
+		 self->s.buf);
 	t = now_ms();
 	EXPECT_EQ(-EBUSY, load(table));
 	EXPECT_EQ(-EBUSY, ctl("reset"));
@@ -418,7 +425,7 @@ TEST_F(stop, reset_and_load)
 	EXPECT_EQ(0, ctl("reset"));
 	ASSERT_LE(0, dump(buf, sizeof(buf)));
 	EXPECT_STREQ("", buf);
-	EXPECT_TRUE(intact(self->buf));
+	EXPECT_TRUE(intact(self->s.buf));
 }
 
 /*
@@ -438,7 +445,7 @@ TEST_F(stop, disable)
 	ASSERT_EQ(0, write_str(SYSFS "enabled", "1"));
 	usleep((DELAY_MS + 500) * 1000);
 	ASSERT_EQ(0, write_str(SYSFS "enabled", "0"));
-	EXPECT_TRUE(intact(self->buf));
+	EXPECT_TRUE(intact(self->s.buf));
 }
 
 TEST_HARNESS_MAIN
