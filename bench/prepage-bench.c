@@ -3,13 +3,17 @@
  * prepage-bench: an app-switch benchmark, run in the test VM.
  *
  * N app processes, each with a few big and several small files mapped
- * from a disk file system and an anonymous heap, all filled with a
- * per-page checksum pattern. An activity-manager driver (this process)
- * switches between them in a fixed sequence; on a switch the app
- * "renders": it touches its switch footprint (mostly the same pages
- * every switch, partly different) with CPU work in between, checking
- * every page it touches. Switch latency is the time from the switch
- * signal to the end of the render. The next switch follows at once,
+ * from a disk file system, a framework file they all map, and an
+ * anonymous heap, all filled with a per-page checksum pattern. An
+ * activity-manager driver (this process) switches between them in a
+ * fixed sequence; on a switch the app "renders": it touches its switch
+ * footprint with CPU work in between, checking every page it touches.
+ * The footprint model (--footprint, see fp_make()) is calibrated by
+ * default to how stable ASAP measured apps' footprints to be, with a
+ * use phase after each switch and a GC at each switch-out; --footprint
+ * uniform is the earlier, memoryless one. Switch latency is the time
+ * from the switch signal to the end of the render. The next switch
+ * follows at once,
  * once the last one's prefetching is done: the replay thread's, or, in
  * the prepage modes, the counting of the window after 'end' (a read of
  * prepage_stat waits for it). A background app loses its pages:
@@ -62,7 +66,12 @@
  * prepaged, so every access is the app's own) and fault-around off (so
  * that every page the app uses faults on its own), and keeps the pages
  * used in at least 8 of them. A PROFILE line compares it with the footprint
- * generator's pages of those switches (in >= 8 of them too).
+ * generator's pages of those switches (in >= 8 of them too); HIST lines
+ * give, per app and side, how many pages were used in exactly k of the
+ * 10 switches, as the model expects, as the generator made them and as
+ * prepagectl recorded them, and TARGET lines the published shares the
+ * calibrated model aims at (--model prints the first two without a
+ * kernel).
  *
  * Output: one "key=value ..." line per record (SWITCH, APPSTAT, MODE),
  * parsed by bench/report.py. Any page with unexpected contents fails the
@@ -129,8 +138,10 @@
 #endif
 
 #define MAX_APPS	16
-#define NR_FILES	8	/* per app: 2 big, 6 small */
+#define NR_OWN		8	/* files of an app's own: 2 big, 6 small */
 #define NR_BIG		2
+#define FRAMEWORK	NR_OWN	/* and one file every app maps */
+#define NR_FILES	(NR_OWN + 1)
 #define SYSFS		"/sys/kernel/mm/prepage/"
 
 static long psz;
@@ -138,12 +149,21 @@ static long psz;
 #define DEFAULT_MODES	"ideal,baseline,userspace,userspace-file,populate,prepage-file,prepage-anon,prepage,prepage-profile,userspace-oracle,prepage-oracle"
 #define DEFAULT_SEQUENCES "cycle,hub,random"
 
+enum { FP_CALIBRATED, FP_UNIFORM };
+static const char *const footprint_names[] = { "calibrated", "uniform", NULL };
+
 static struct {
 	int apps, warmup, rounds, trials, profile_rounds, anatomy;
 	unsigned int seed;
 	long big_pages, small_pages, anon_pages;	/* per app */
+	long framework_pages;		/* the shared file */
 	long file_fp, anon_fp;		/* footprint pages per switch */
 	int work;			/* CPU work per touched page */
+	int footprint;			/* FP_CALIBRATED or FP_UNIFORM */
+	int framework_pct;		/* of the file footprint, calibrated */
+	int gc_pct;			/* heap pages moved at switch-out */
+	long use_alloc;			/* pages allocated in the use phase */
+	int jitter_pct;			/* touch order: adjacent swaps */
 	bool pageout;			/* explicit page-out, not reclaim */
 	bool memcg;			/* a memory cgroup for each mode */
 	bool no_delay_dequeue;		/* DELAY_DEQUEUE off in every trial */
@@ -155,7 +175,10 @@ static struct {
 	.apps = 6, .warmup = 4, .rounds = 6, .trials = 3,
 	.profile_rounds = 10, .seed = 1,
 	.big_pages = 3072, .small_pages = 128, .anon_pages = 4096,
+	.framework_pages = 4096,
 	.file_fp = 1024, .anon_fp = 768, .work = 2000,
+	.footprint = FP_CALIBRATED, .framework_pct = 25, .gc_pct = 2,
+	.use_alloc = 192, .jitter_pct = 25,
 	.dir = "/mnt/disk",
 	.memcg = true,
 	.modes = DEFAULT_MODES,
@@ -239,31 +262,152 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-/* The checksum a page must hold: app, object (file or heap), page. */
+/*
+ * The checksum a page must hold: app, object (file or heap), page; the
+ * framework's pages are the same for every app. A heap page's is that
+ * of its logical page, wherever the app's GC moved it.
+ */
 static uint64_t page_sig(int app, int obj, long page)
 {
+	if (obj == FRAMEWORK)
+		app = MAX_APPS;
 	return mix(((uint64_t)opt.seed << 48) ^ ((uint64_t)app << 40) ^
 		   ((uint64_t)obj << 32) ^ (uint64_t)page);
 }
 
 static long file_pages(int f)
 {
-	return f < NR_BIG ? opt.big_pages : opt.small_pages;
+	return f == FRAMEWORK ? opt.framework_pages :
+	       f < NR_BIG ? opt.big_pages : opt.small_pages;
 }
 
 /*
- * The switch footprint of app @app in round @round, as a bitmap per object
- * (files 0..NR_FILES-1, heap = NR_FILES). File side: ~90% of the pages
- * in the big files; 75% of them the same every round. Anonymous side:
- * 44% the same every round. Rounds below 0 are profiling rounds.
+ * The heap: opt.anon_pages logical pages (the app's live data), in as
+ * many slots of its mapping, then (calibrated model) free slots the GC
+ * moves pages to, a quarter as many, then the nursery the use phase
+ * allocates in and the switch-out frees.
+ */
+static long heap_spare(void)
+{
+	return opt.footprint == FP_CALIBRATED ? opt.anon_pages / 4 : 0;
+}
+
+static long heap_nursery(void)
+{
+	return opt.footprint == FP_CALIBRATED ? opt.use_alloc : 0;
+}
+
+static long heap_pages(void)
+{
+	return opt.anon_pages + heap_spare() + heap_nursery();
+}
+
+/* A uniform double in [0, 1) from a 64-bit hash. */
+static double unit(uint64_t x)
+{
+	return (x >> 11) * 0x1.0p-53;
+}
+
+/*
+ * The switch footprint of an app in a round, as a bitmap per object
+ * (files 0..NR_FILES-1, heap = NR_FILES, by slot: the page's address).
+ * Rounds below 0 are profiling rounds.
+ *
+ * --footprint calibrated (the default): each app has runs of 1-8
+ * adjacent pages, each with a probability of being used in a switch
+ * that stays the same from switch to switch (the footprint has memory:
+ * what an app used often it keeps using), in three classes: stable
+ * (0.93-1), recurring (0.45-0.8) and rare (0.04-0.3), the probability
+ * drawn uniformly in the class for each run. How many pages each class
+ * has is solved for (model_class_pages()) so that, over 10 switches, the
+ * share of the pages used in any of them that were used in 9-10, 5-8
+ * and 1-4 is what ASAP measured on phones (Son et al., ATC'21, and
+ * Son's thesis, section 4.1): file 75/15/10%, anonymous 44% in 9-10 and
+ * the rest spread evenly over 1-8 (28/28%). A quarter of the file
+ * footprint is in a framework file every app maps, at the same pages
+ * for every app; of the rest, 90% is in the big files. An app touches
+ * its runs in an order of its own, not by address (its files' runs,
+ * then its heap's), which each switch jitters (each neighbour pair
+ * swapped with a chance of --jitter percent). After each switch the app
+ * is used (unmeasured): it touches another draw of its runs and
+ * allocates --use-alloc pages; at each switch-out its GC frees those and
+ * moves --gc percent of its heap's pages to other slots, as ART's
+ * compaction moves objects in the background.
+ *
+ * --footprint uniform (the earlier model, the adversarial case): per
+ * round, 75% of the file footprint (90% of it in the big files) and 44%
+ * of the anonymous one fixed, the rest drawn anew each round, with no
+ * memory of earlier rounds; address order, no use phase, no GC.
  */
 struct footprint {
 	uint8_t *map[NR_FILES + 1];
 };
 
+#define NR_CLASSES	3
+static const double class_p[NR_CLASSES][2] = {
+	{ 0.93, 1.00 }, { 0.45, 0.80 }, { 0.04, 0.30 },
+};
+
+/* ASAP's shares (%) of the pages of 10 switches used in 9-10, 5-8, 1-4. */
+static const double band_target[2][NR_CLASSES] = {
+	{ 75, 15, 10 },		/* file */
+	{ 44, 28, 28 },		/* anonymous */
+};
+
+struct run {
+	int obj;		/* a file, or NR_FILES: the heap's logical pages */
+	long start, len;
+	double p;		/* the chance it is used in a switch */
+};
+
+struct model {
+	struct run *runs;
+	int nr, cap;
+	int *order;		/* touch order: file runs, then heap runs */
+	int nr_file;		/* file runs (order[0..nr_file)) */
+	uint64_t key;
+};
+
+/* ---- the app ------------------------------------------------------------ */
+
+struct app {
+	int id;
+	pid_t pid;
+	int cmd, reply;			/* pipes, driver side */
+	int ctl;			/* /proc/<pid>/prepage, or -1 */
+	char path[NR_FILES][256];
+	char *map[NR_FILES + 1];	/* in the app */
+	/* Profile: pages recorded in >= 8 of 10 profiling switches. */
+	uint8_t *profile[NR_FILES + 1];
+	/*
+	 * The oracle modes: the footprint of the app's next switch, which
+	 * its tables hold instead of the profile while @oracle is set.
+	 */
+	struct footprint next;
+	bool oracle;
+	char table[64];			/* the profile as a table, for replay */
+	uintptr_t heap;			/* heap address, for the anon replay */
+	uint64_t stat0[64];
+	char *peek[NR_FILES];		/* driver's maps of the files (mincore) */
+	struct model model;		/* calibrated footprint */
+	/*
+	 * The heap's layout: the slot of each logical page, and the free
+	 * slots, oldest first (a ring). The app and the driver keep the same
+	 * copy: the moves are a function of the seed and @epoch.
+	 */
+	long *slot, *free;
+	long free_head, nr_free;
+	long epoch;			/* switch-outs (GC runs) so far */
+	/* What prepagectl record noted: pages used in k of the windows. */
+	unsigned long recorded[2][64];
+	int recorded_windows;
+};
+
+static struct app apps[MAX_APPS];
+
 static long obj_pages(int obj)
 {
-	return obj == NR_FILES ? opt.anon_pages : file_pages(obj);
+	return obj == NR_FILES ? heap_pages() : file_pages(obj);
 }
 
 static void fp_alloc(struct footprint *fp)
@@ -303,15 +447,19 @@ static void fp_pick(struct footprint *fp, int o, long n, uint64_t key)
 	}
 }
 
-static void fp_make(struct footprint *fp, int app, int round)
+static uint64_t app_key(int app)
 {
-	uint64_t base = mix((uint64_t)opt.seed * 1000003 + app);
+	return mix((uint64_t)opt.seed * 1000003 + app);
+}
+
+static void fp_make_uniform(struct footprint *fp, int app, int round)
+{
+	uint64_t base = app_key(app);
 	long big = opt.file_fp * 9 / 10 / NR_BIG;
-	long small = (opt.file_fp - big * NR_BIG) / (NR_FILES - NR_BIG);
+	long small = (opt.file_fp - big * NR_BIG) / (NR_OWN - NR_BIG);
 	int o;
 
-	fp_clear(fp);
-	for (o = 0; o < NR_FILES; o++) {
+	for (o = 0; o < NR_OWN; o++) {
 		long n = o < NR_BIG ? big : small;
 		long fixed = n * 3 / 4;
 
@@ -323,30 +471,285 @@ static void fp_make(struct footprint *fp, int app, int round)
 		mix(base ^ mix(99) ^ mix(round + 1000)));
 }
 
-/* ---- the app ------------------------------------------------------------ */
+/* P(k of @n switches) for a page used with probability @p in each. */
+static double binom(int n, int k, double p)
+{
+	double c = 1;
+	int i;
 
-struct app {
-	int id;
-	pid_t pid;
-	int cmd, reply;			/* pipes, driver side */
-	int ctl;			/* /proc/<pid>/prepage, or -1 */
-	char path[NR_FILES][256];
-	char *map[NR_FILES + 1];	/* in the app */
-	/* Profile: pages recorded in >= 8 of 10 profiling switches. */
-	uint8_t *profile[NR_FILES + 1];
-	/*
-	 * The oracle modes: the footprint of the app's next switch, which
-	 * its tables hold instead of the profile while @oracle is set.
-	 */
-	struct footprint next;
-	bool oracle;
-	char table[64];			/* the profile as a table, for replay */
-	uintptr_t heap;			/* heap address, for the anon replay */
-	uint64_t stat0[64];
-	char *peek[NR_FILES];		/* driver's maps of the files (mincore) */
-};
+	for (i = 1; i <= k; i++)
+		c = c * (n - k + i) / i;
+	for (i = 0; i < k; i++)
+		c *= p;
+	for (i = 0; i < n - k; i++)
+		c *= 1 - p;
+	return c;
+}
 
-static struct app apps[MAX_APPS];
+/* The band of "used in @k of 10": 0 for 9-10, 1 for 5-8, 2 for 1-4. */
+static int band_of(int k)
+{
+	return k >= 9 ? 0 : k >= 5 ? 1 : 2;
+}
+
+/*
+ * Pages of each class for a footprint of @fp pages a switch: the shares
+ * x of the classes among the pages seen in 10 switches solve M x = T,
+ * M[b][c] the chance that a page of class c falls in band b (its
+ * probability uniform in the class's range), T the target shares; then
+ * scaled so that the expected footprint of a switch is @fp.
+ */
+static void model_class_pages(const double *target, long fp, long *pages)
+{
+	double m[NR_CLASSES][NR_CLASSES + 1] = { { 0 } };
+	double pbar[NR_CLASSES] = { 0 }, used = 0;
+	int b, c, k, g, j;
+
+	for (c = 0; c < NR_CLASSES; c++) {
+		for (g = 0; g < 64; g++) {
+			double p = class_p[c][0] + (class_p[c][1] -
+				   class_p[c][0]) * (g + 0.5) / 64;
+
+			pbar[c] += p / 64;
+			for (k = 1; k <= 10; k++)
+				m[band_of(k)][c] += binom(10, k, p) / 64;
+		}
+	}
+	for (b = 0; b < NR_CLASSES; b++)
+		m[b][NR_CLASSES] = target[b] / 100;
+	/* Gauss-Jordan; the matrix is diagonally dominant. */
+	for (c = 0; c < NR_CLASSES; c++) {
+		double piv = m[c][c];
+
+		for (j = 0; j <= NR_CLASSES; j++)
+			m[c][j] /= piv;
+		for (b = 0; b < NR_CLASSES; b++) {
+			double f = m[b][c];
+
+			if (b == c)
+				continue;
+			for (j = 0; j <= NR_CLASSES; j++)
+				m[b][j] -= f * m[c][j];
+		}
+	}
+	for (c = 0; c < NR_CLASSES; c++) {
+		if (m[c][NR_CLASSES] < 0)
+			die("footprint model: no class sizes give the target shares");
+		used += m[c][NR_CLASSES] * pbar[c];
+	}
+	for (c = 0; c < NR_CLASSES; c++)
+		pages[c] = (long)(m[c][NR_CLASSES] * fp / used + 0.5);
+}
+
+/*
+ * Add runs of 1-8 pages to @m, @n pages of object @obj in all, where
+ * @taken has none yet, placed by @key, each with a probability drawn in
+ * class @c by @pkey.
+ */
+static void model_place(struct model *m, uint8_t *taken, int obj, long n,
+			int c, uint64_t key, uint64_t pkey)
+{
+	long pages = obj == NR_FILES ? opt.anon_pages : file_pages(obj);
+	long done = 0, tries = 0;
+
+	while (done < n && tries++ < 100 * n + 100) {
+		uint64_t r = mix(key + tries);
+		long p = r % pages, len = 1 + (r >> 32) % 8, i;
+
+		if (len > n - done)
+			len = n - done;
+		if (p + len > pages)
+			continue;
+		for (i = 0; i < len && !taken[p + i]; i++)
+			;
+		if (i < len)
+			continue;
+		memset(taken + p, 1, len);
+		if (m->nr == m->cap) {
+			m->cap = m->cap * 2 + 64;
+			m->runs = realloc(m->runs, m->cap * sizeof(*m->runs));
+			if (!m->runs)
+				die("out of memory");
+		}
+		m->runs[m->nr] = (struct run){
+			.obj = obj, .start = p, .len = len,
+			.p = class_p[c][0] + (class_p[c][1] - class_p[c][0]) *
+			     unit(mix(pkey ^ mix(m->nr))),
+		};
+		m->nr++;
+		done += len;
+	}
+}
+
+/* Shuffle @n ints by @key (Fisher-Yates). */
+static void shuffle(int *v, int n, uint64_t key)
+{
+	int i, j, t;
+
+	for (i = n - 1; i > 0; i--) {
+		j = mix(key ^ mix(i)) % (i + 1);
+		t = v[i];
+		v[i] = v[j];
+		v[j] = t;
+	}
+}
+
+/* The calibrated model of app @a: its runs and their touch order. */
+static void model_build(struct app *a)
+{
+	struct model *m = &a->model;
+	long pages[2][NR_CLASSES];
+	uint8_t *taken[NR_FILES + 1];
+	int o, c, i, k;
+
+	memset(m, 0, sizeof(*m));
+	m->key = app_key(a->id);
+	if (opt.footprint != FP_CALIBRATED)
+		return;
+	for (o = 0; o <= NR_FILES; o++) {
+		taken[o] = calloc(o == NR_FILES ? opt.anon_pages :
+				  file_pages(o), 1);
+		if (!taken[o])
+			die("out of memory");
+	}
+	model_class_pages(band_target[0], opt.file_fp, pages[0]);
+	model_class_pages(band_target[1], opt.anon_fp, pages[1]);
+	for (c = 0; c < NR_CLASSES; c++) {
+		long fw = pages[0][c] * opt.framework_pct / 100;
+		long rest = pages[0][c] - fw;
+		long big = rest * 9 / 10 / NR_BIG;
+		long small = (rest - big * NR_BIG) / (NR_OWN - NR_BIG);
+		uint64_t pkey = mix(m->key ^ mix(200 + c));
+
+		/* The framework's runs: at the same pages for every app. */
+		model_place(m, taken[FRAMEWORK], FRAMEWORK, fw, c,
+			    mix(opt.seed ^ mix(FRAMEWORK) ^ mix(100 + c)), pkey);
+		for (o = 0; o < NR_OWN; o++)
+			model_place(m, taken[o], o, o < NR_BIG ? big : small, c,
+				    mix(m->key ^ mix(o) ^ mix(100 + c)), pkey);
+	}
+	m->nr_file = m->nr;
+	for (c = 0; c < NR_CLASSES; c++)
+		model_place(m, taken[NR_FILES], NR_FILES, pages[1][c], c,
+			    mix(m->key ^ mix(NR_FILES) ^ mix(100 + c)),
+			    mix(m->key ^ mix(300 + c)));
+	for (o = 0; o <= NR_FILES; o++)
+		free(taken[o]);
+	m->order = malloc(m->nr * sizeof(*m->order));
+	if (!m->order)
+		die("out of memory");
+	for (i = 0; i < m->nr; i++)
+		m->order[i] = i;
+	k = m->nr_file;
+	shuffle(m->order, k, mix(m->key ^ 400));
+	shuffle(m->order + k, m->nr - k, mix(m->key ^ 401));
+}
+
+/*
+ * Whether run @i of @a is used in round @round: in its switch (@use 0) or
+ * in the use phase after it (@use 1).
+ */
+static bool run_used(const struct app *a, int i, int round, int use)
+{
+	uint64_t r = mix(a->model.key ^ mix((uint64_t)i << 24 ^
+			 (uint64_t)(round + 1000) << 1 ^ use));
+
+	return unit(r) < a->model.runs[i].p;
+}
+
+/* The touch order of @a's runs in round @round, into @order. */
+static void touch_order(const struct app *a, int round, int *order)
+{
+	const struct model *m = &a->model;
+	int j, t;
+
+	memcpy(order, m->order, m->nr * sizeof(*order));
+	for (j = 0; j + 1 < m->nr; j++) {
+		if (j + 1 == m->nr_file)
+			continue;	/* files before the heap */
+		if (mix(m->key ^ mix(round + 5000) ^ mix(j)) % 100 >=
+		    (uint64_t)opt.jitter_pct)
+			continue;
+		t = order[j];
+		order[j] = order[j + 1];
+		order[j + 1] = t;
+	}
+}
+
+/* The page of object @o the logical page @p is at. */
+static long page_at(const struct app *a, int o, long p)
+{
+	return o == NR_FILES ? a->slot[p] : p;
+}
+
+static void fp_make(struct footprint *fp, const struct app *a, int round)
+{
+	const struct model *m = &a->model;
+	long p;
+	int i;
+
+	fp_clear(fp);
+	if (opt.footprint == FP_UNIFORM) {
+		fp_make_uniform(fp, a->id, round);
+		return;
+	}
+	for (i = 0; i < m->nr; i++) {
+		const struct run *r = &m->runs[i];
+
+		if (!run_used(a, i, round, 0))
+			continue;
+		for (p = r->start; p < r->start + r->len; p++)
+			fp->map[r->obj][page_at(a, r->obj, p)] = 1;
+	}
+}
+
+/* ---- the heap's GC -------------------------------------------------------- */
+
+/* The heap as it is when the app starts: no page moved yet. */
+static void heap_reset(struct app *a)
+{
+	long l;
+
+	if (!a->slot) {
+		a->slot = malloc(opt.anon_pages * sizeof(*a->slot));
+		a->free = malloc((heap_spare() + 1) * sizeof(*a->free));
+		if (!a->slot || !a->free)
+			die("out of memory");
+	}
+	for (l = 0; l < opt.anon_pages; l++)
+		a->slot[l] = l;
+	for (l = 0; l < heap_spare(); l++)
+		a->free[l] = opt.anon_pages + l;
+	a->free_head = 0;
+	a->nr_free = heap_spare();
+	a->epoch = 0;
+}
+
+/*
+ * A switch-out's GC: --gc percent of the live pages, chosen by the seed
+ * and the epoch, move to the oldest free slots; their old slots are
+ * freed. With @heap (in the app) the pages are copied and the old ones
+ * given back (MADV_DONTNEED); the driver keeps the same layout without.
+ */
+static void heap_gc(struct app *a, char *heap)
+{
+	long n = opt.anon_pages * opt.gc_pct / 100, k, cap = heap_spare();
+
+	for (k = 0; k < n && a->nr_free; k++) {
+		long l = mix(a->model.key ^ mix(a->epoch + 7000) ^ mix(k)) %
+			 opt.anon_pages;
+		long to = a->free[a->free_head], from = a->slot[l];
+
+		a->free_head = (a->free_head + 1) % cap;
+		if (heap) {
+			memcpy(heap + to * psz, heap + from * psz, psz);
+			madvise(heap + from * psz, psz, MADV_DONTNEED);
+		}
+		a->slot[l] = to;
+		a->free[(a->free_head + a->nr_free - 1) % cap] = from;
+	}
+	a->epoch++;
+}
 
 static void make_files(struct app *a)
 {
@@ -357,8 +760,15 @@ static void make_files(struct app *a)
 		long p;
 		int fd;
 
-		snprintf(a->path[f], sizeof(a->path[f]), "%s/app%d.%d", opt.dir,
-			 a->id, f);
+		if (f == FRAMEWORK)
+			snprintf(a->path[f], sizeof(a->path[f]), "%s/framework",
+				 opt.dir);
+		else
+			snprintf(a->path[f], sizeof(a->path[f]), "%s/app%d.%d",
+				 opt.dir, a->id, f);
+		/* One framework for all: the first app writes it. */
+		if (f == FRAMEWORK && a->id)
+			continue;
 		fd = open(a->path[f], O_RDWR | O_CREAT | O_TRUNC, 0644);
 		if (fd < 0)
 			die("cannot create %s: %s", a->path[f], strerror(errno));
@@ -379,43 +789,110 @@ static void make_files(struct app *a)
 
 static volatile uint64_t sink;
 
-/* Touch the footprint, checking every page; return pages that were bad. */
-static long render(struct app *a, struct footprint *fp, uint64_t *heap_t)
+/*
+ * Touch logical page @p of object @o, with @work rounds of CPU work (of
+ * drawing with it); return how many of its two checksums were wrong.
+ */
+static long touch(struct app *a, int o, long p, int work)
 {
-	long bad = 0, p;
-	int o, w;
+	uint64_t sig, want = page_sig(a->id, o, p), acc = want;
+	const char *pg = a->map[o] + page_at(a, o, p) * psz;
+	long bad;
+	int w;
 
+	memcpy(&sig, pg, sizeof(sig));
+	bad = sig != want;
+	memcpy(&sig, pg + psz - sizeof(sig), sizeof(sig));
+	bad += sig != want;
+	for (w = 0; w < work; w++)
+		acc = mix(acc);
+	sink += acc;
+	return bad;
+}
+
+/*
+ * The switch: touch the footprint of round @round, checking every page;
+ * return pages that were bad. The files first, then the heap: @heap_t is
+ * when the heap's part began. The calibrated model touches its runs in
+ * the app's order (@order: room for all of them).
+ */
+static long render(struct app *a, struct footprint *fp, int *order,
+		   int round, uint64_t *heap_t)
+{
+	const struct model *m = &a->model;
+	long bad = 0, p;
+	int o, j;
+
+	if (opt.footprint == FP_CALIBRATED) {
+		touch_order(a, round, order);
+		*heap_t = now_ns();
+		for (j = 0; j < m->nr; j++) {
+			const struct run *r = &m->runs[order[j]];
+
+			if (j == m->nr_file)
+				*heap_t = now_ns();
+			if (!run_used(a, order[j], round, 0))
+				continue;
+			for (p = r->start; p < r->start + r->len; p++)
+				bad += touch(a, r->obj, p, opt.work);
+		}
+		if (m->nr_file == m->nr)
+			*heap_t = now_ns();
+		return bad;
+	}
+	fp_make(fp, a, round);
 	for (o = 0; o <= NR_FILES; o++) {
-		/* The files first, then the heap: when the heap's part began. */
 		if (o == NR_FILES)
 			*heap_t = now_ns();
-		for (p = 0; p < obj_pages(o); p++) {
-			uint64_t sig, want = page_sig(a->id, o, p), acc = want;
-
-			if (!fp->map[o][p])
-				continue;
-			memcpy(&sig, a->map[o] + p * psz, sizeof(sig));
-			bad += sig != want;
-			memcpy(&sig, a->map[o] + p * psz + psz - sizeof(sig),
-			       sizeof(sig));
-			bad += sig != want;
-			/* The CPU work of drawing with this page. */
-			for (w = 0; w < opt.work; w++)
-				acc = mix(acc);
-			sink += acc;
-		}
+		for (p = 0; p < obj_pages(o); p++)
+			if (fp->map[o][p])
+				bad += touch(a, o, p, opt.work);
 	}
 	return bad;
 }
 
-static void page_out(struct app *a)
+/*
+ * The use phase after a switch (calibrated model; not measured): the
+ * user scrolls on, the app touches another draw of its runs (no CPU work:
+ * what matters is that the pages are used) and allocates the nursery.
+ */
+static long use(struct app *a, int round)
+{
+	const struct model *m = &a->model;
+	char *nursery = a->map[NR_FILES] + (opt.anon_pages + heap_spare()) * psz;
+	long bad = 0, p;
+	int i;
+
+	for (i = 0; i < m->nr; i++) {
+		const struct run *r = &m->runs[i];
+
+		if (!run_used(a, i, round, 1))
+			continue;
+		for (p = r->start; p < r->start + r->len; p++)
+			bad += touch(a, r->obj, p, 0);
+	}
+	for (p = 0; p < heap_nursery(); p++)
+		memset(nursery + p * psz, (int)(round + p), 64);
+	return bad;
+}
+
+/*
+ * Page @a out: its heap to swap, its files out of the page cache; with
+ * @framework the shared file's pages too (the profiling page-out: every
+ * page the app then uses is read again).
+ */
+static void page_out(struct app *a, bool framework)
 {
 	int o;
 
 	for (o = 0; o <= NR_FILES; o++)
 		madvise(a->map[o], obj_pages(o) * psz, MADV_PAGEOUT);
 	for (o = 0; o < NR_FILES; o++) {
-		int fd = open(a->path[o], O_RDONLY);
+		int fd;
+
+		if (o == FRAMEWORK && !framework)
+			continue;
+		fd = open(a->path[o], O_RDONLY);
 
 		if (fd >= 0) {
 			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
@@ -425,8 +902,9 @@ static void page_out(struct app *a)
 }
 
 /*
- * Commands: 'S' round -> render, reply end time; 'B' -> page out (with
- * --pageout); 'P' -> page out.
+ * Commands: 'S' round -> render, reply end time; 'U' round -> the use
+ * phase; 'B' pageout -> the switch-out: the GC (calibrated model), and a
+ * page-out if --pageout and @pageout; 'P' -> page out, framework too.
  */
 struct msg {
 	char cmd;
@@ -439,6 +917,7 @@ struct msg {
 static void app_main(struct app *a, int cmd, int reply)
 {
 	struct footprint fp;
+	int *order;
 	struct msg m;
 	long p;
 	int o;
@@ -454,15 +933,16 @@ static void app_main(struct app *a, int cmd, int reply)
 			die("mmap %s: %s", a->path[o], strerror(errno));
 		close(fd);
 	}
-	a->map[NR_FILES] = mmap(NULL, opt.anon_pages * psz,
+	a->map[NR_FILES] = mmap(NULL, heap_pages() * psz,
 				PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (a->map[NR_FILES] == MAP_FAILED)
 		die("mmap heap: %s", strerror(errno));
-	madvise(a->map[NR_FILES], opt.anon_pages * psz, MADV_NOHUGEPAGE);
+	madvise(a->map[NR_FILES], heap_pages() * psz, MADV_NOHUGEPAGE);
+	/* Each logical page in its slot (the driver moved them as the GC). */
 	for (p = 0; p < opt.anon_pages; p++) {
 		uint64_t sig = page_sig(a->id, NR_FILES, p);
-		char *pg = a->map[NR_FILES] + p * psz;
+		char *pg = a->map[NR_FILES] + a->slot[p] * psz;
 
 		memset(pg, (int)(sig & 0xff), psz);
 		memcpy(pg, &sig, sizeof(sig));
@@ -472,19 +952,30 @@ static void app_main(struct app *a, int cmd, int reply)
 	if (write(reply, &m, sizeof(m)) != sizeof(m))
 		_exit(1);
 	fp_alloc(&fp);
+	order = malloc((a->model.nr + 1) * sizeof(*order));
+	if (!order)
+		die("out of memory");
 	while (read(cmd, &m, sizeof(m)) == sizeof(m)) {
 		switch (m.cmd) {
 		case 'S':
-			fp_make(&fp, a->id, m.round);
-			m.bad = render(a, &fp, &m.heap_t);
+			m.bad = render(a, &fp, order, m.round, &m.heap_t);
 			m.t = now_ns();
 			break;
+		case 'U':
+			m.bad = use(a, m.round);
+			break;
 		case 'B':
-			if (opt.pageout)
-				page_out(a);
+			if (opt.footprint == FP_CALIBRATED) {
+				madvise(a->map[NR_FILES] + (opt.anon_pages +
+					heap_spare()) * psz,
+					heap_nursery() * psz, MADV_DONTNEED);
+				heap_gc(a, a->map[NR_FILES]);
+			}
+			if (opt.pageout && m.round)
+				page_out(a, false);
 			break;
 		case 'P':
-			page_out(a);
+			page_out(a, true);
 			break;
 		case 'Q':
 			_exit(0);
@@ -495,11 +986,18 @@ static void app_main(struct app *a, int cmd, int reply)
 	_exit(0);
 }
 
-static void app_start(struct app *a)
+/*
+ * Start app @a, its heap laid out as after @epochs switch-outs (the app
+ * is forked with the driver's copy of the layout).
+ */
+static void app_start(struct app *a, long epochs)
 {
 	int c[2], r[2];
 	struct msg m;
 
+	heap_reset(a);
+	while (epochs-- > 0)
+		heap_gc(a, NULL);
 	if (pipe(c) || pipe(r))
 		die("pipe: %s", strerror(errno));
 	a->pid = fork();
@@ -528,6 +1026,26 @@ static struct msg app_call(struct app *a, char cmd, int round)
 	    read(a->reply, &m, sizeof(m)) != sizeof(m))
 		die("app %d does not answer", a->id);
 	return m;
+}
+
+/*
+ * @a goes to the background: its GC (calibrated model), the driver's
+ * copy of the heap's layout moved the same, and a page-out if @pageout
+ * (with --pageout).
+ */
+static void app_background(struct app *a, bool pageout)
+{
+	app_call(a, 'B', pageout);
+	if (opt.footprint == FP_CALIBRATED)
+		heap_gc(a, NULL);
+}
+
+/* The use phase after @a's switch of round @round; pages that were bad. */
+static long app_use(struct app *a, int round)
+{
+	if (opt.footprint != FP_CALIBRATED)
+		return 0;
+	return app_call(a, 'U', round).bad;
 }
 
 static void app_stop(struct app *a)
@@ -653,13 +1171,123 @@ static void app_ctl(struct app *a, const char *verb)
 static char prepagectl[PATH_MAX];	/* next to this program */
 
 /*
+ * What the footprint generator made of the profiling switches, per app:
+ * how many of them used each page, by the page's address (@slot: what a
+ * recorder sees) and by its logical page (@logical: where the GC did not
+ * move it), and the overlap of consecutive switches (@overlap[side]: the
+ * sum over switches of the share of one switch's pages the next used).
+ */
+struct gen_counts {
+	uint8_t *slot[NR_FILES + 1], *logical[NR_FILES + 1];
+	uint8_t *prev[NR_FILES + 1];
+	double overlap[2];
+};
+
+static void gen_alloc(struct gen_counts *g)
+{
+	int o;
+
+	memset(g, 0, sizeof(*g));
+	for (o = 0; o <= NR_FILES; o++) {
+		g->slot[o] = calloc(obj_pages(o), 1);
+		g->logical[o] = calloc(obj_pages(o), 1);
+		g->prev[o] = calloc(obj_pages(o), 1);
+		if (!g->slot[o] || !g->logical[o] || !g->prev[o])
+			die("out of memory");
+	}
+}
+
+static void gen_free(struct gen_counts *g)
+{
+	int o;
+
+	for (o = 0; o <= NR_FILES; o++) {
+		free(g->slot[o]);
+		free(g->logical[o]);
+		free(g->prev[o]);
+	}
+}
+
+/* Count profiling switch @round of @a (its heap as it is now) into @g. */
+static void gen_count(struct app *a, int round, struct footprint *fp,
+		      struct gen_counts *g)
+{
+	long both[2] = { 0 }, prev[2] = { 0 }, p;
+	const struct model *m = &a->model;
+	int o, i;
+
+	fp_make(fp, a, round);
+	for (o = 0; o <= NR_FILES; o++)
+		for (p = 0; p < obj_pages(o); p++)
+			g->slot[o][p] += fp->map[o][p];
+	/* By logical page: the uniform model moves nothing. */
+	if (opt.footprint == FP_CALIBRATED) {
+		fp_clear(fp);
+		for (i = 0; i < m->nr; i++) {
+			const struct run *r = &m->runs[i];
+
+			if (run_used(a, i, round, 0))
+				memset(fp->map[r->obj] + r->start, 1, r->len);
+		}
+	}
+	for (o = 0; o <= NR_FILES; o++) {
+		int anon = o == NR_FILES;
+
+		for (p = 0; p < obj_pages(o); p++) {
+			g->logical[o][p] += fp->map[o][p];
+			prev[anon] += g->prev[o][p];
+			both[anon] += g->prev[o][p] && fp->map[o][p];
+		}
+		memcpy(g->prev[o], fp->map[o], obj_pages(o));
+	}
+	for (i = 0; i < 2; i++)
+		if (prev[i])
+			g->overlap[i] += (double)both[i] / prev[i];
+}
+
+/*
+ * prepagectl's note of how many pages were used in 1, 2, ... of the
+ * windows, from line @line, into a->recorded.
+ */
+static void parse_recorded(struct app *a, const char *line)
+{
+	const char *p = strstr(line, "used in, 1 to ");
+	int side, k, n, w;
+
+	if (!p || sscanf(p, "used in, 1 to %d: file%n", &w, &n) != 1 ||
+	    w < 1 || w >= 64)
+		return;
+	p += n;
+	for (side = 0; side < 2; side++) {
+		if (side) {
+			p = strstr(p, "; anon");
+			if (!p)
+				return;
+			p += 6;
+		}
+		for (k = 1; k <= w; k++) {
+			char *end;
+
+			a->recorded[side][k] = strtoul(p, &end, 10);
+			if (end == p)
+				return;
+			p = end;
+		}
+	}
+	a->recorded_windows = w;
+}
+
+/*
  * prepagectl record -p <app> over its opt.profile_rounds profiling
  * switches, into a->table: each switch after a page-out, so that every
- * page the app uses is read or swapped in again, and recorded.
+ * page the app uses is read or swapped in again, and recorded; then the
+ * use phase and the switch-out, as in every mode. What the generator
+ * made of those switches goes into @g.
  */
-static void record_profile(struct app *a)
+static void record_profile(struct app *a, struct gen_counts *g)
 {
 	char arg[3][16], *line = NULL;
+	struct footprint fp;
 	bool ready = false;
 	int err[2], status, r;
 	size_t cap = 0;
@@ -697,22 +1325,32 @@ static void record_profile(struct app *a)
 	}
 	if (!ready)
 		die("prepagectl record of app %d did not start", a->id);
+	fp_alloc(&fp);
 	for (r = 0; r < opt.profile_rounds; r++) {
 		app_call(a, 'P', 0);
 		app_ctl(a, "start");
 		m = app_call(a, 'S', -1 - r);
 		app_ctl(a, "end");
-		if (m.bad)
+		if (m.bad || app_use(a, -1 - r))
 			die("app %d: pages with wrong contents while profiling",
 			    a->id);
+		gen_count(a, -1 - r, &fp, g);
+		app_background(a, false);
 	}
-	while (getline(&line, &cap, f) > 0)
+	for (r = 0; r <= NR_FILES; r++)
+		free(fp.map[r]);
+	while (getline(&line, &cap, f) > 0) {
 		fprintf(stderr, "%s", line);
+		parse_recorded(a, line);
+	}
 	fclose(f);
 	free(line);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		die("prepagectl record of app %d failed", a->id);
+	if (a->recorded_windows != opt.profile_rounds)
+		die("prepagectl record of app %d noted no histogram of %d windows",
+		    a->id, opt.profile_rounds);
 }
 
 /* The profile of @a: the pages of the table prepagectl recorded. */
@@ -743,7 +1381,7 @@ static void profile_parse(struct app *a)
 				die("%s: bad anon line", a->table);
 			for (; n > 0; n--, addr += psz) {
 				p = (long)((addr - a->heap) / psz);
-				if (addr < a->heap || p >= opt.anon_pages)
+				if (addr < a->heap || p >= heap_pages())
 					die("%s: 0x%llx is not in the heap of app %d",
 					    a->table, addr, a->id);
 				a->profile[NR_FILES][p] = 1;
@@ -769,44 +1407,109 @@ static void profile_parse(struct app *a)
 }
 
 /*
- * What a generator-made profile would be: the pages in >= PROFILE_MIN of
- * the profiling switches' footprints. Only a cross-check of the recorded
- * one; @map is filled, one byte a page.
+ * HIST lines of @a, per side: pages used in exactly k of the profiling
+ * switches, as the model expects (calibrated), as the generator made
+ * them (by logical page: where the GC did not move them) and as
+ * prepagectl recorded them (by address).
  */
-static void generated_profile(struct app *a, uint8_t **map)
+static void print_hist(struct app *a, struct gen_counts *g)
 {
-	struct footprint fp;
-	int r, o;
-	long p;
+	int n = opt.profile_rounds, side, k, i, o;
+	double model[2][64] = { { 0 } }, ov[2] = { 0 }, pw[2] = { 0 };
+	long gen[2][64] = { { 0 } }, p;
 
-	fp_alloc(&fp);
-	for (o = 0; o <= NR_FILES; o++) {
-		map[o] = calloc(obj_pages(o), 1);
-		if (!map[o])
-			die("out of memory");
+	for (i = 0; i < a->model.nr; i++) {
+		const struct run *r = &a->model.runs[i];
+
+		side = r->obj == NR_FILES;
+		for (k = 1; k <= n && n < 64; k++)
+			model[side][k] += r->len * binom(n, k, r->p);
+		ov[side] += r->len * r->p * r->p;
+		pw[side] += r->len * r->p;
 	}
-	for (r = 0; r < opt.profile_rounds; r++) {
-		fp_make(&fp, a->id, -1 - r);
-		for (o = 0; o <= NR_FILES; o++)
-			for (p = 0; p < obj_pages(o); p++)
-				map[o][p] += fp.map[o][p];
-	}
-	for (o = 0; o <= NR_FILES; o++) {
+	for (o = 0; o <= NR_FILES; o++)
 		for (p = 0; p < obj_pages(o); p++)
-			map[o][p] = map[o][p] >= PROFILE_MIN;
-		free(fp.map[o]);
+			if (g->logical[o][p] && g->logical[o][p] < 64)
+				gen[o == NR_FILES][g->logical[o][p]]++;
+	for (side = 0; side < 2; side++) {
+		const char *name = side ? "anon" : "file";
+
+		if (opt.footprint == FP_CALIBRATED) {
+			printf("HIST app=%d side=%s source=model windows=%d",
+			       a->id, name, n);
+			for (k = 1; k <= n; k++)
+				printf(" k%d=%.1f", k, model[side][k]);
+			printf(" overlap=%.3f\n", pw[side] ? ov[side] / pw[side] : -1);
+		}
+		printf("HIST app=%d side=%s source=generated windows=%d", a->id,
+		       name, n);
+		for (k = 1; k <= n; k++)
+			printf(" k%d=%ld", k, gen[side][k]);
+		printf(" overlap=%.3f\n", n > 1 ? g->overlap[side] / (n - 1) : -1);
+		if (a->recorded_windows != n)
+			continue;
+		printf("HIST app=%d side=%s source=recorded windows=%d", a->id,
+		       name, n);
+		for (k = 1; k <= n; k++)
+			printf(" k%d=%lu", k, a->recorded[side][k]);
+		printf(" overlap=-1\n");
 	}
 }
 
 /*
+ * The published shares the calibrated model aims at (band_target), and
+ * the consecutive-switch overlap Ariadne measured for anonymous memory
+ * (HPCA'25: ~70%), which the model is not fitted to.
+ */
+static void print_target(void)
+{
+	printf("TARGET side=file band_9_10=%g band_5_8=%g band_1_4=%g overlap=-1 source=ASAP\n",
+	       band_target[0][0], band_target[0][1], band_target[0][2]);
+	printf("TARGET side=anon band_9_10=%g band_5_8=%g band_1_4=%g overlap=0.70 source=ASAP+Ariadne\n",
+	       band_target[1][0], band_target[1][1], band_target[1][2]);
+}
+
+/*
+ * --model: the footprint model's histograms over the profiling switches
+ * (expected and generated, with the use phase's GC between switches),
+ * without a kernel: no files, no processes, no recording.
+ */
+static int model_only(void)
+{
+	struct footprint fp;
+	struct gen_counts g;
+	int i, r;
+
+	print_target();
+	fp_alloc(&fp);
+	for (i = 0; i < opt.apps; i++) {
+		struct app *a = &apps[i];
+
+		a->id = i;
+		model_build(a);
+		heap_reset(a);
+		gen_alloc(&g);
+		for (r = 0; r < opt.profile_rounds; r++) {
+			gen_count(a, -1 - r, &fp, &g);
+			heap_gc(a, NULL);
+		}
+		a->recorded_windows = 0;
+		print_hist(a, &g);
+		gen_free(&g);
+	}
+	return 0;
+}
+
+/*
  * Record the profile of every app (prepage on, both sides off: nothing is
- * prepaged or learned), and print how far it is from the generator's.
+ * prepaged or learned), and print how far it is from the generator's,
+ * and how stable the footprints were.
  */
 static void record_profiles(void)
 {
 	const char *fa = "/sys/kernel/debug/fault_around_bytes";
 	char fa_old[32] = "", fa_one[32];
-	uint8_t *gen[NR_FILES + 1];
+	struct gen_counts g;
 	int fd, i, o;
 	long p;
 	ssize_t n;
@@ -835,27 +1538,35 @@ static void record_profiles(void)
 	knob("anon_enabled", "0");
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
-		app_start(&apps[i]);
+		app_start(&apps[i], 0);
 	}
+	print_target();
 	for (i = 0; i < opt.apps; i++) {
 		struct app *a = &apps[i];
-		long rec[2] = { 0 }, both[2] = { 0 }, g[2] = { 0 };
+		long rec[2] = { 0 }, both[2] = { 0 }, gp[2] = { 0 };
 
-		record_profile(a);
+		gen_alloc(&g);
+		record_profile(a, &g);
 		profile_parse(a);
-		generated_profile(a, gen);
+		print_hist(a, &g);
+		/*
+		 * A generator-made profile, by address as the recorder sees
+		 * pages: in >= PROFILE_MIN of the switches.
+		 */
 		for (o = 0; o <= NR_FILES; o++) {
 			int anon = o == NR_FILES;
 
 			for (p = 0; p < obj_pages(o); p++) {
+				bool gen = g.slot[o][p] >= PROFILE_MIN;
+
 				rec[anon] += a->profile[o][p];
-				g[anon] += gen[o][p];
-				both[anon] += a->profile[o][p] && gen[o][p];
+				gp[anon] += gen;
+				both[anon] += a->profile[o][p] && gen;
 			}
-			free(gen[o]);
 		}
+		gen_free(&g);
 		printf("PROFILE app=%d file_recorded=%ld file_generated=%ld file_common=%ld anon_recorded=%ld anon_generated=%ld anon_common=%ld\n",
-		       i, rec[0], g[0], both[0], rec[1], g[1], both[1]);
+		       i, rec[0], gp[0], both[0], rec[1], gp[1], both[1]);
 	}
 	for (i = 0; i < opt.apps; i++)
 		app_stop(&apps[i]);
@@ -1607,16 +2318,20 @@ struct cold {
 static void cold_pages(struct app *a, int round, struct footprint *fp,
 		       struct cold *c)
 {
-	long n = opt.anon_pages, p;
-	unsigned char *vec = malloc(opt.big_pages > n ? opt.big_pages : n);
+	long n = heap_pages(), most = n, p;
+	unsigned char *vec;
 	uint64_t *pm = malloc(n * sizeof(*pm));
 	char path[64];
 	int o, fd;
 
+	for (o = 0; o < NR_FILES; o++)
+		if (file_pages(o) > most)
+			most = file_pages(o);
+	vec = malloc(most);
 	if (!vec || !pm)
 		die("out of memory");
 	memset(c, 0, sizeof(*c));
-	fp_make(fp, a->id, round);
+	fp_make(fp, a, round);
 	for (o = 0; o < NR_FILES; o++) {
 		if (!a->peek[o]) {
 			fd = open(a->path[o], O_RDONLY);
@@ -1720,7 +2435,7 @@ static bool oracle_next(struct app *a, const int *sched, int k)
 		;
 	if (k >= n)
 		return false;
-	fp_make(&a->next, a->id, k / opt.apps);
+	fp_make(&a->next, a, k / opt.apps);
 	return true;
 }
 
@@ -1811,9 +2526,15 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	}
 	if (settings)
 		mode_settings(settings, old, false);
+	/*
+	 * Everyone starts in the background, the heap as the profiling
+	 * switches left it (the profile's addresses are those).
+	 */
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
-		app_start(&apps[i]);
+		app_start(&apps[i], opt.profile_rounds);
+		if (!ideal || opt.footprint == FP_CALIBRATED)
+			app_background(&apps[i], !ideal);
 		if (oracle) {
 			if (!apps[i].next.map[0])
 				fp_alloc(&apps[i].next);
@@ -1824,10 +2545,6 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		if (user)
 			write_table(&apps[i], replay_advice == MADV_WILLNEED);
 	}
-	/* Everyone starts in the background. */
-	for (i = 0; i < opt.apps && !ideal; i++)
-		app_call(&apps[i], 'B', 0);
-
 	cpu0 = comm_cpu_ns("kprepaged");
 	kswapd0 = comm_cpu_ns("kswapd");
 	tlb0 = tlb_ipis();
@@ -1908,14 +2625,19 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				app_settle(a);
 				settle_ns = now_ns() - e;
 			}
+			/* Used on (unmeasured), then to the background. */
+			bad += app_use(a, r);
+			if (!ideal || opt.footprint == FP_CALIBRATED)
+				app_background(a, !ideal);
 			/*
 			 * The same tables as the replay's at every switch: put
 			 * back once the window learned from, not just before the
 			 * next 'start', whose latency would then include the
 			 * load's CPU (the driver's time slice running out in the
 			 * 'start' write, to the prepagers it wakes).
+			 * The oracle modes': the pages of the app's next switch,
+			 * where its GC left them.
 			 */
-			/* The oracle modes': the pages of the app's next switch. */
 			if (!oracle || oracle_next(a, sched, r * opt.apps + i)) {
 				if (profile)
 					load_table(a, true);
@@ -1949,8 +2671,6 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				       (unsigned long long)(an1.majflt - an0.majflt),
 				       cold.file_prof, cold.file_other,
 				       cold.anon_prof, cold.anon_other, m.bad);
-			if (!ideal)
-				app_call(a, 'B', 0);
 		}
 	}
 	for (i = 0; i < opt.apps; i++) {
@@ -2174,6 +2894,18 @@ static void usage(void)
 		"  --anatomy N        extra trials with task delay accounting,\n"
 		"                     splitting each switch's latency (0)\n"
 		"  --seed N           seed of contents and footprints (%u)\n"
+		"  --footprint MODEL  calibrated (default: calibrated to ASAP's\n"
+		"                     measurements, with a use phase, GC moves,\n"
+		"                     a shared framework file, app touch orders)\n"
+		"                     or uniform (the earlier, adversarial model)\n"
+		"  --gc PCT           calibrated: heap pages the GC moves at\n"
+		"                     each switch-out (%d)\n"
+		"  --use-alloc N      calibrated: pages the use phase after a\n"
+		"                     switch allocates (%ld)\n"
+		"  --framework-pct PCT  calibrated: share of the file footprint\n"
+		"                     in the shared framework file (%d)\n"
+		"  --jitter PCT       calibrated: chance that two runs next in\n"
+		"                     the touch order swap in a switch (%d)\n"
 		"  --modes LIST       comma-separated (%s); a prepage mode\n"
 		"                     may be MODE@NAME=VALUE[+NAME=VALUE]:\n"
 		"                     tunables of " SYSFS " for it alone\n"
@@ -2190,9 +2922,12 @@ static void usage(void)
 		"                     trial (default: in anatomy trials only)\n"
 		"  --overhead LABEL   fault loops only, no switches (hook cost)\n"
 		"  --calibrate        time a fixed CPU loop only (storage dilation)\n"
+		"  --model            print the footprint model's histograms over\n"
+		"                     the profiling switches and exit (no kernel)\n"
 		"  --set NAME=VALUE   set a tunable of " SYSFS " in the\n"
 		"                     prepage modes (repeatable)\n",
 		opt.apps, opt.warmup, opt.rounds, opt.trials, opt.seed,
+		opt.gc_pct, opt.use_alloc, opt.framework_pct, opt.jitter_pct,
 		DEFAULT_MODES, opt.dir, opt.work, DEFAULT_SEQUENCES);
 	exit(2);
 }
@@ -2209,10 +2944,14 @@ int main(int argc, char **argv)
 		{ "overhead", 1, NULL, 'O' }, { "anatomy", 1, NULL, 'A' },
 		{ "calibrate", 0, NULL, 'C' }, { "set", 1, NULL, 'T' },
 		{ "no-delay-dequeue", 0, NULL, 'D' },
+		{ "footprint", 1, NULL, 'F' }, { "gc", 1, NULL, 'G' },
+		{ "use-alloc", 1, NULL, 'U' }, { "framework-pct", 1, NULL, 'W' },
+		{ "jitter", 1, NULL, 'J' }, { "model", 0, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *modes[16], *m, *save, *oh = NULL, seqlist[64];
 	int c, i, t, nr_modes = 0, failed = 0;
+	bool model = false;
 
 	psz = sysconf(_SC_PAGESIZE);
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -2232,6 +2971,18 @@ int main(int argc, char **argv)
 		case 'S': snprintf(opt.sequences, sizeof(opt.sequences), "%s", optarg); break;
 		case 'O': oh = optarg; break;
 		case 'A': opt.anatomy = atoi(optarg); break;
+		case 'F':
+			opt.footprint = name_index(footprint_names, optarg);
+			if (opt.footprint < 0) {
+				fprintf(stderr, "prepage-bench: unknown footprint model %s\n", optarg);
+				usage();
+			}
+			break;
+		case 'G': opt.gc_pct = atoi(optarg); break;
+		case 'U': opt.use_alloc = atol(optarg); break;
+		case 'W': opt.framework_pct = atoi(optarg); break;
+		case 'J': opt.jitter_pct = atoi(optarg); break;
+		case 'X': model = true; break;
 		case 'C': return calibrate();
 		case 'T':
 			if (!strchr(optarg, '=') || strchr(optarg, '/') ||
@@ -2243,7 +2994,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (opt.apps < 1 || opt.apps > MAX_APPS || opt.rounds < 1 ||
-	    opt.trials < 1 || opt.warmup < 0 || opt.anatomy < 0)
+	    opt.trials < 1 || opt.warmup < 0 || opt.anatomy < 0 ||
+	    opt.gc_pct < 0 || opt.gc_pct > 20 || opt.use_alloc < 0 ||
+	    opt.use_alloc > opt.anon_pages || opt.framework_pct < 0 ||
+	    opt.framework_pct > 100 || opt.jitter_pct < 0 ||
+	    opt.jitter_pct > 100)
 		usage();
 	for (m = strtok_r(opt.modes, ",", &save); m && nr_modes < 16;
 	     m = strtok_r(NULL, ",", &save)) {
@@ -2278,14 +3033,18 @@ int main(int argc, char **argv)
 	}
 	if (!nr_modes || !nr_sequences)
 		usage();
+	/* 40% of what the apps map (the framework once, if they use it). */
 	if (!opt.budget_mb)
-		opt.budget_mb = opt.apps * (NR_BIG * opt.big_pages +
-			(NR_FILES - NR_BIG) * opt.small_pages + opt.anon_pages) *
+		opt.budget_mb = (opt.apps * (NR_BIG * opt.big_pages +
+			(NR_OWN - NR_BIG) * opt.small_pages + opt.anon_pages) +
+			(opt.footprint == FP_CALIBRATED ? opt.framework_pages : 0)) *
 			psz * 4 / 10 >> 20;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (oh)
 		return overhead(oh);
+	if (model)
+		return model_only();
 	{
 		pthread_t th;
 
@@ -2295,9 +3054,11 @@ int main(int argc, char **argv)
 	}
 	if (opt.anatomy)
 		ts_open();
-	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s memcg=%d preempt=%s no_delay_dequeue=%d\n",
+	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d footprint=%s gc_pct=%d use_alloc=%ld framework_pages=%ld framework_pct=%d jitter_pct=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s memcg=%d preempt=%s no_delay_dequeue=%d\n",
 	       opt.apps, opt.warmup, opt.rounds, opt.trials, opt.anatomy,
-	       opt.seed, opt.work,
+	       opt.seed, opt.work, footprint_names[opt.footprint],
+	       opt.gc_pct, opt.use_alloc, opt.framework_pages,
+	       opt.framework_pct, opt.jitter_pct,
 	       opt.file_fp, opt.anon_fp, opt.big_pages, opt.small_pages,
 	       opt.anon_pages, opt.pageout ? "pageout" : "reclaim",
 	       opt.pageout ? 0 : opt.budget_mb, seqlist, opt.memcg,
@@ -2305,6 +3066,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
 		make_files(&apps[i]);
+		model_build(&apps[i]);
 	}
 	record_profiles();
 	/* Modes interleaved, the order rotated each trial. */
@@ -2319,3 +3081,4 @@ int main(int argc, char **argv)
 		fprintf(stderr, "prepage-bench: pages with wrong contents\n");
 	return failed ? 1 : 0;
 }
+

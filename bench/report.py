@@ -4,19 +4,30 @@
 
     bench/report.py RAW OUTDIR
 
-RAW is the guest output of prepage-bench (SWITCH/APPSTAT/MODE lines).
-Writes OUTDIR/results.json, OUTDIR/switches.csv, OUTDIR/summary.csv,
-OUTDIR/latency.png and, with anatomy trials, OUTDIR/anatomy.png. Exits 1
-if the run saw a page with wrong contents or has no results.
+RAW is the guest output of prepage-bench (SWITCH/APPSTAT/MODE lines,
+and TARGET/HIST lines for the footprints' stability). Writes
+OUTDIR/results.json, OUTDIR/switches.csv, OUTDIR/summary.csv,
+OUTDIR/latency.png (mean per app and mode, with 95% intervals),
+OUTDIR/cdf.png (the distribution of switch latency per mode), with
+anatomy trials OUTDIR/anatomy.png and, with HIST lines, OUTDIR/hist.png
+(how many of the 10 profiling switches used a page). Exits 1 if the run
+saw a page with wrong contents or has no results.
 
 Latencies and counters come from the measured trials only; the anatomy
 trials (SWITCH anatomy=1, task delay accounting on) give the split of a
 switch's latency and, against the measured trials, what the accounting
 costs.
+
+A mode is compared with another switch by switch: the same switch (trial,
+sequence, app, round) in both, as a ratio of latencies; the ratios'
+geometric mean has a 95% interval from a bootstrap that resamples whole
+rounds of a trial (the switches of one round share their memory state).
 """
 import csv
 import json
+import math
 import os
+import random
 import statistics
 import sys
 
@@ -34,6 +45,26 @@ TABLE_KEYS = ["file_target_pages", "anon_target_pages",
 # CPU, waiting for block I/O (file reads, and pages being read by a
 # prepager), and the rest (sleeps none of these count: locks, pipes).
 ANATOMY = ["cpu", "swapin", "reclaim", "cpu_wait", "blkio", "other"]
+# The paired comparisons, (B, A): B against the reference A. A mode with
+# settings of its own (MODE@NAME=VALUE) is also compared with MODE.
+PAIRS = [("prepage", "baseline"), ("prepage", "userspace"),
+         ("prepage-file", "userspace-file"), ("prepage", "populate"),
+         ("prepage", "prepage-profile"), ("userspace", "baseline"),
+         ("populate", "baseline"), ("prepage-oracle", "userspace-oracle"),
+         ("prepage-oracle", "populate-oracle"), ("ideal", "baseline")]
+# The bootstrap: resamples, and the seed that makes the report the same
+# every time it is made from the same run.
+RESAMPLES = 2000
+SEED = 1
+# How many of the 10 profiling switches used a page (HIST k1..k10), in
+# the bands the targets are published in (TARGET band_9_10=...).
+BANDS = [("9-10", 9, 10), ("5-8", 5, 8), ("1-4", 1, 4)]
+SOURCES = ["model", "generated", "recorded"]
+# Student's t, 97.5th percentile, for 1..30 degrees of freedom.
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
+        2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101,
+        2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
+        2.048, 2.045, 2.042]
 
 
 def glitch(r):
@@ -82,7 +113,7 @@ def anatomy(sw):
 
 def parse(path):
     recs = {"SWITCH": [], "APPSTAT": [], "MODE": [], "CONFIG": [],
-            "OVERHEAD": [], "PROFILE": []}
+            "OVERHEAD": [], "PROFILE": [], "TARGET": [], "HIST": []}
     with open(path, errors="replace") as f:
         for line in f:
             words = line.split()
@@ -106,6 +137,125 @@ def pct(vals, p):
 
 def ratio(a, b):
     return a / b if b else None
+
+
+def t975(df):
+    """Student's t, 97.5th percentile, for @df degrees of freedom (past
+    the table, the Cornish-Fisher expansion around the normal's)."""
+    if df <= len(T975):
+        return T975[df - 1]
+    z = 1.959964
+    return (z + (z ** 3 + z) / (4 * df)
+            + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z)
+            / (384 * df ** 3))
+
+
+def mean_ci(vals):
+    """Half the width of the t interval, 95%, of the mean of @vals (0
+    with fewer than two)."""
+    n = len(vals)
+    return t975(n - 1) * statistics.stdev(vals) / math.sqrt(n) if n > 1 \
+        else 0.0
+
+
+def switch_index(measured):
+    """The latency (us) of each measured switch @measured by mode, then by
+    (trial, seq, app, round, n): a sequence can go to an app more than
+    once in a round (hub), and the n-th visit of a mode pairs with the
+    n-th of another (the sequences are drawn from the same seed)."""
+    index = {}
+    for r in measured:
+        sw = index.setdefault(r["mode"], {})
+        key = (r.get("trial"), r.get("seq"), r.get("app"), r.get("round"))
+        n = 0
+        while key + (n,) in sw:
+            n += 1
+        sw[key + (n,)] = r["latency_us"]
+    return index
+
+
+def cluster_bootstrap(clusters, resamples=RESAMPLES, seed=SEED):
+    """The geometric mean ratio of the clusters @clusters ([sum of the log
+    ratios, how many]) and its 95% percentile interval from @resamples
+    resamples of whole clusters, with replacement: (ratio, low, high),
+    low and high None with fewer than two clusters."""
+    sums = [s for s, _ in clusters]
+    ns = [n for _, n in clusters]
+    est = math.exp(sum(sums) / sum(ns))
+    k = len(clusters)
+    if k < 2:
+        return est, None, None
+    rng = random.Random(seed)
+    idx = range(k)
+    boots = []
+    for _ in range(resamples):
+        pick = rng.choices(idx, k=k)
+        boots.append(math.exp(sum(sums[i] for i in pick) /
+                              sum(ns[i] for i in pick)))
+    boots.sort()
+    return est, pct(boots, 2.5), pct(boots, 97.5)
+
+
+def compare(index, a, b):
+    """Mode @b against the reference @a (@index from switch_index()),
+    switch by switch: the geometric mean of lat_a / lat_b (above 1: @b is
+    faster) with its 95% interval, the switches of one round of one
+    trial resampled together (they share the memory state). None if no
+    switch ran in both."""
+    sa, sb = index.get(a, {}), index.get(b, {})
+    clusters = {}
+    for key in sa.keys() & sb.keys():
+        if sa[key] <= 0 or sb[key] <= 0:
+            continue
+        c = clusters.setdefault((key[0], key[3]), [0.0, 0])
+        c[0] += math.log(sa[key] / sb[key])
+        c[1] += 1
+    if not clusters:
+        return None
+    # In a fixed order: the resamples draw clusters by position.
+    cl = [clusters[k] for k in sorted(clusters, key=str)]
+    est, low, high = cluster_bootstrap(cl)
+    return {"b": b, "a": a, "ratio": est, "ci_low": low, "ci_high": high,
+            "pairs": sum(n for _, n in cl), "clusters": len(cl),
+            "verdict": verdict(low, high)}
+
+
+def verdict(low, high):
+    """What the interval [@low, @high] of the ratio of B to A says, at the
+    precision it is printed with: an interval that contains 1.00 is no
+    difference."""
+    if low is None:
+        return "-"
+    return "B faster" if round(low, 2) > 1 else \
+        "B slower" if round(high, 2) < 1 else "no difference"
+
+
+def fmt_ci(c, mark=True):
+    """Comparison @c as '1.10x [1.02-1.19]'; with @mark, ' =' after it
+    when the interval contains 1.00 (two blanks when not, to keep a
+    column aligned)."""
+    if c is None:
+        return "-"
+    if c["ci_low"] is None:
+        return f"{c['ratio']:.2f}x" + ("  " if mark else "")
+    return (f"{c['ratio']:.2f}x [{c['ci_low']:.2f}-{c['ci_high']:.2f}]"
+            + ((" =" if c["verdict"] == "no difference" else "  ")
+               if mark else ""))
+
+
+def comparisons(index, modes):
+    """The paired comparisons (PAIRS, then each mode with settings of its
+    own against its base mode) of the modes @modes that ran."""
+    want = [(b, a) for b, a in PAIRS if a in modes and b in modes]
+    want += [(m, m.split("@")[0]) for m in modes
+             if "@" in m and m.split("@")[0] in modes]
+    out = []
+    for b, a in want:
+        c = compare(index, a, b)
+        if c:
+            out.append(c)
+    return out
 
 
 def summarize(recs):
@@ -173,7 +323,10 @@ def summarize(recs):
                                 r["latency_us"] / 1000 for r in sw if r["app"] == a),
                             "stdev_ms": statistics.stdev(
                                 [r["latency_us"] / 1000 for r in sw if r["app"] == a])
-                            if sum(r["app"] == a for r in sw) > 1 else 0.0}
+                            if sum(r["app"] == a for r in sw) > 1 else 0.0,
+                            # Half the 95% interval of the mean (t).
+                            "ci95_ms": mean_ci(
+                                [r["latency_us"] / 1000 for r in sw if r["app"] == a])}
                         for a in apps},
             "file_precision": ratio(fh, fp), "file_recall": ratio(fh, fh + fm),
             "anon_precision": ratio(ah, ap), "anon_recall": ratio(ah, ah + am),
@@ -240,8 +393,16 @@ def summarize(recs):
         }
     base = out["modes"].get("baseline", {}).get("mean_ms")
     ideal = out["modes"].get("ideal", {}).get("mean_ms")
+    index = switch_index(measured)
     for m, s in out["modes"].items():
+        # The ratio of the means; and switch by switch, the geometric
+        # mean of the ratios with its 95% interval (compare()).
         s["speedup_vs_baseline"] = ratio(base, s["mean_ms"]) if base else None
+        c = compare(index, "baseline", m) if base else None
+        s["vs_baseline"] = c
+        s["speedup_vs_baseline_geo"] = c and c["ratio"]
+        s["speedup_vs_baseline_ci_low"] = c and c["ci_low"]
+        s["speedup_vs_baseline_ci_high"] = c and c["ci_high"]
         s["ratio_to_ideal"] = ratio(s["mean_ms"], ideal) if ideal else None
         # Paired by trial: the modes of a trial run one after the other,
         # so that a slow stretch of the host slows a trial's modes alike
@@ -251,7 +412,43 @@ def summarize(recs):
         if "@" in m:
             s["speedup_vs_base_mode_by_trial"] = paired(
                 by_trial.get(m.split("@")[0]), by_trial[m])
+    out["pairs"] = comparisons(index, modes)
+    out["run"] = run_info(recs, measured, modes)
     return out
+
+
+def run_info(recs, measured, modes):
+    """How much the run measured: its trials, measured switches per mode
+    (@modes, from @measured) and the VM time of the modes (MODE wall_ms),
+    measured and anatomy trials."""
+    wall = [0.0, 0.0]
+    for r in recs["MODE"]:
+        wall[bool(r.get("anatomy"))] += r.get("wall_ms", 0)
+    timed = any("wall_ms" in r for r in recs["MODE"])
+    return {"trials": sorted({r["trial"] for r in measured}),
+            "anatomy_trials": sorted({r["trial"] for r in recs["SWITCH"]
+                                      if r.get("anatomy")}),
+            "switches": {m: sum(r["mode"] == m for r in measured)
+                         for m in modes},
+            "wall_min": sum(wall) / 60000 if timed else None,
+            "wall_min_measured": wall[0] / 60000,
+            "wall_min_anatomy": wall[1] / 60000}
+
+
+def run_line(run):
+    """@run (run_info()) in a sentence."""
+    n = set(run["switches"].values())
+    sw = (f"{n.pop()} per mode" if len(n) == 1 else
+          ", ".join(f"{m} {v}" for m, v in run["switches"].items()))
+    an = len(run["anatomy_trials"])
+    nt = len(run["trials"])
+    return (f"Run: {nt} measured trial{'s' if nt != 1 else ''}"
+            + (f" (and {an} anatomy)" if an else "")
+            + f"; measured switches: {sw}"
+            + ("" if run["wall_min"] is None else
+               f"; the modes' VM wall time {run['wall_min']:.1f} min"
+               + (f" ({run['wall_min_measured']:.1f} measured, "
+                  f"{run['wall_min_anatomy']:.1f} anatomy)" if an else "")))
 
 
 def paired(ref, mode):
@@ -295,6 +492,7 @@ def table(summary):
         rows.append([m, fmt(s["mean_ms"]), fmt(s["median_ms"]),
                      fmt(s["p95_ms"]),
                      f"{min(tm):.1f}-{max(tm):.1f}",
+                     fmt_ci(s["vs_baseline"]) if s.get("vs_baseline") else
                      fmt(s["speedup_vs_baseline"], ".2f") + "x"
                      if s["speedup_vs_baseline"] else "-",
                      spread(s["speedup_by_trial"]),
@@ -359,6 +557,135 @@ def phase_table(summary):
     if not rows:
         return None
     return render(["mode", "latency", "files ms", "heap ms"], rows)
+
+
+def pairs_table(summary):
+    """The paired comparisons (summary["pairs"], from compare())."""
+    rows = [[f"{c['b']} vs {c['a']}", f"{c['ratio']:.2f}x",
+             "-" if c["ci_low"] is None else
+             f"{c['ci_low']:.2f}-{c['ci_high']:.2f}",
+             c["pairs"], c["clusters"], c["verdict"]]
+            for c in summary.get("pairs", [])]
+    if not rows:
+        return None
+    return render(["B vs A", "ratio", "95% CI", "pairs", "clusters",
+                   "verdict"], rows)
+
+
+def bands(counts):
+    """The pages seen @counts ({k: pages used in exactly k of the
+    windows}) and the % of them in each band of BANDS."""
+    seen = sum(counts.values())
+    return seen, {b: 100 * sum(v for k, v in counts.items() if lo <= k <= hi)
+                  / seen if seen else None for b, lo, hi in BANDS}
+
+
+def hist_entry(counts, overlaps, target):
+    """One HIST row, summed over apps: @counts {k: pages}, @overlaps
+    [(overlap, pages seen)] of the apps that know theirs (their mean,
+    weighted by the pages), against @target (footprint()'s)."""
+    seen, share = bands(counts)
+    w = sum(n for _, n in overlaps)
+    e = {"seen_pages": seen, "k": {k: counts[k] for k in sorted(counts)},
+         "bands": share,
+         "overlap": sum(o * n for o, n in overlaps) / w if w else None}
+    if target and seen:
+        e["vs_target"] = {b: share[b] - target["bands"][b]
+                          for b, _, _ in BANDS
+                          if target["bands"].get(b) is not None}
+        e["max_vs_target"] = max((abs(v) for v in e["vs_target"].values()),
+                                 default=None)
+    return e
+
+
+def footprint(recs):
+    """How stable the apps' footprints are over the 10 profiling
+    switches: the published targets (TARGET, per side), and per side and
+    source (HIST: the model's expectation, what the generator produced,
+    what the kernel recorded) the pages used in exactly k of them, summed
+    over apps and per app. None without TARGET or HIST lines."""
+    if not recs["TARGET"] and not recs["HIST"]:
+        return None
+    target = {}
+    for r in recs["TARGET"]:
+        ov = r.get("overlap", -1)
+        target[r["side"]] = {
+            "bands": {b: r.get("band_%d_%d" % (lo, hi))
+                      for b, lo, hi in BANDS},
+            "overlap": ov if isinstance(ov, (int, float)) and ov >= 0
+            else None,
+            "source": r.get("source")}
+    total, per_app = {}, {}
+    for r in recs["HIST"]:
+        ov = r.get("overlap", -1)
+        counts = {int(k[1:]): v for k, v in r.items()
+                  if k[:1] == "k" and k[1:].isdigit()}
+        for key in ((r["side"], r["source"]),
+                    (r["app"], r["side"], r["source"])):
+            g = (total if len(key) == 2 else per_app).setdefault(
+                key, [{}, []])
+            for k, v in counts.items():
+                g[0][k] = g[0].get(k, 0) + v
+            if isinstance(ov, (int, float)) and ov >= 0:
+                g[1].append((ov, sum(counts.values())))
+
+    def order(keys, i):
+        return sorted(keys, key=lambda k: (
+            ["file", "anon"].index(k[i]) if k[i] in ("file", "anon") else 2,
+            str(k[i]),
+            SOURCES.index(k[i + 1]) if k[i + 1] in SOURCES else 3,
+            str(k[i + 1])))
+    out = {"target": target, "sides": {}, "per_app": {}}
+    for side, src in order(total, 0):
+        out["sides"].setdefault(side, {})[src] = hist_entry(
+            *total[side, src], target.get(side))
+    for app, side, src in sorted(order(per_app, 1), key=lambda k: k[0]):
+        out["per_app"].setdefault(app, {}).setdefault(side, {})[src] = \
+            hist_entry(*per_app[app, side, src], target.get(side))
+    return out
+
+
+def footprint_table(fp):
+    """The footprint() summary as a table: per side the target, then
+    each source summed over apps; and a line per app and side."""
+    def diff(e):
+        if e.get("vs_target") is None:
+            return "-", "-"
+        return ("/".join(f"{e['vs_target'][b]:+.1f}" if b in e["vs_target"]
+                         else "-" for b, _, _ in BANDS),
+                fmt(e["max_vs_target"]))
+    rows = []
+    sides = list(fp["sides"]) + [s for s in fp["target"]
+                                 if s not in fp["sides"]]
+    for side in sides:
+        t = fp["target"].get(side)
+        if t:
+            rows.append([side, f"target ({t['source']})", "-"] +
+                        [fmt(t["bands"][b], ".0f") for b, _, _ in BANDS] +
+                        [fmt(t["overlap"], ".2f"), "", ""])
+        for src, e in fp["sides"].get(side, {}).items():
+            # The model is what the targets are drawn from: its distance
+            # from them is not a result.
+            d = diff(e) if src != "model" else ("", "")
+            rows.append([side, src, e["seen_pages"]] +
+                        [fmt(e["bands"][b]) for b, _, _ in BANDS] +
+                        [fmt(e["overlap"], ".2f"), *d])
+    lines = [render(["side", "source", "seen pages", "9-10 %", "5-8 %",
+                     "1-4 %", "overlap", "vs target 9-10/5-8/1-4",
+                     "max |diff|"], rows)]
+    for app, sides in fp["per_app"].items():
+        for side, srcs in sides.items():
+            lines.append(f"app {app} {side}: " + "; ".join(
+                f"{src} " + "/".join(fmt(e["bands"][b], ".0f")
+                                     for b, _, _ in BANDS)
+                + (f" ov {e['overlap']:.2f}" if e["overlap"] is not None
+                   else "")
+                + f" ({e['seen_pages']} pages)"
+                + (f" max|diff| {e['max_vs_target']:.1f}"
+                   if src != "model" and e.get("max_vs_target") is not None
+                   else "")
+                for src, e in srcs.items()))
+    return "\n".join(lines)
 
 
 def anatomy_table(summary):
@@ -483,13 +810,89 @@ def plot(summary, path):
     for i, m in enumerate(modes):
         pa = summary["modes"][m]["per_app"]
         xs = [a + (i - (len(modes) - 1) / 2) * width for a in apps]
-        ax.bar(xs, [pa[a]["mean_ms"] for a in apps], width,
-               yerr=[pa[a]["stdev_ms"] for a in apps], capsize=2, label=m)
+        # Past the 10 colours, the same ones hatched.
+        ax.bar(xs, [pa[a]["mean_ms"] if a in pa else 0 for a in apps], width,
+               yerr=[pa[a]["ci95_ms"] if a in pa else 0 for a in apps],
+               capsize=2, label=m, color=f"C{i % 10}",
+               hatch="//" if i >= 10 else None)
     ax.set_xticks(apps)
     ax.set_xticklabels([f"app {a}" for a in apps])
-    ax.set_ylabel("switch latency (ms, mean ± stdev)")
+    ax.set_ylabel("switch latency (ms, mean and its 95% CI)")
     ax.set_title("App switch latency per app and mode (prepage-bench, one VM run)")
-    ax.legend(fontsize="small", ncol=min(3, len(modes)))
+    # Below the axes: over the bars it hides the error bars.
+    ax.legend(fontsize="small", ncol=min(6, len(modes)), loc="upper center",
+              bbox_to_anchor=(0.5, -0.07))
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    return True
+
+
+def plot_cdf(recs, summary, path):
+    """The empirical CDF of the measured switches' latency, per mode."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    for i, m in enumerate(summary["modes"]):
+        lat = sorted(r["latency_us"] / 1000 for r in recs["SWITCH"]
+                     if r["mode"] == m and not r.get("anatomy"))
+        ax.step(lat, [(j + 1) / len(lat) for j in range(len(lat))],
+                where="post", color=f"C{i % 10}",
+                linestyle=["-", "--", ":"][i // 10 % 3], label=m)
+    ax.set_xlabel("switch latency (ms)")
+    ax.set_ylabel("share of the switches at or below it")
+    ax.set_ylim(0, 1.01)
+    ax.grid(alpha=0.3)
+    ax.set_title("Distribution of app switch latency per mode "
+                 "(prepage-bench, measured switches)")
+    ax.legend(fontsize="small", loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    return True
+
+
+def plot_hist(fp, path):
+    """Per side, the share of the pages seen used in exactly k of the 10
+    profiling switches, per source (summed over apps), with the targets
+    in the title."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    sides = [s for s in fp["sides"] if fp["sides"][s]]
+    if not sides:
+        return False
+    fig, axes = plt.subplots(1, len(sides), sharey=True,
+                             figsize=(6.5 * len(sides), 5))
+    if len(sides) == 1:
+        axes = [axes]
+    for ax, side in zip(axes, sides):
+        srcs = fp["sides"][side]
+        ks = sorted({k for e in srcs.values() for k in e["k"]})
+        width = 0.8 / len(srcs)
+        for i, (src, e) in enumerate(srcs.items()):
+            ax.bar([k + (i - (len(srcs) - 1) / 2) * width for k in ks],
+                   [100 * e["k"].get(k, 0) / e["seen_pages"]
+                    if e["seen_pages"] else 0 for k in ks], width,
+                   label=f"{src} ({e['seen_pages']} pages)")
+        t = fp["target"].get(side)
+        title = f"{side}"
+        if t:
+            title += ("\ntarget (%s): " % t["source"] + ", ".join(
+                f"{b}: {fmt(t['bands'][b], '.0f')}%" for b, _, _ in BANDS)
+                + (f", overlap {t['overlap']:.2f}"
+                   if t["overlap"] is not None else ""))
+        ax.set_title(title, fontsize="medium")
+        ax.set_xticks(ks)
+        ax.set_xlabel("used in k of the 10 profiling switches")
+        ax.legend(fontsize="small")
+    axes[0].set_ylabel("share of the pages seen (%), all apps")
+    fig.suptitle("Footprint stability: model, generated, recorded")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     return True
@@ -511,6 +914,9 @@ def main():
             oh = overhead(recs, prefix)
             if oh:
                 summary[key] = oh
+    fp = footprint(recs)
+    if fp:
+        summary["footprint"] = fp
     if recs["PROFILE"]:
         summary["profile"] = {
             k: sum(p[k] for p in recs["PROFILE"])
@@ -528,7 +934,9 @@ def main():
             w.writerows(recs["SWITCH"])
     with open(os.path.join(outdir, "summary.csv"), "w", newline="") as f:
         keys = ["mean_ms", "median_ms", "p95_ms", "stdev_ms",
-                "speedup_vs_baseline", "ratio_to_ideal", "file_precision",
+                "speedup_vs_baseline", "speedup_vs_baseline_geo",
+                "speedup_vs_baseline_ci_low", "speedup_vs_baseline_ci_high",
+                "ratio_to_ideal", "file_precision",
                 "file_recall", "anon_precision", "anon_recall",
                 "prepaged_mb_per_switch", "wasted_mb_per_switch",
                 "prepager_cpu_ms_per_switch", "replay_cpu_ms_per_switch",
@@ -545,11 +953,24 @@ def main():
     plotted = summary["modes"] and plot(summary, os.path.join(outdir, "latency.png"))
     anat_plotted = summary["modes"] and plot_anatomy(
         summary, os.path.join(outdir, "anatomy.png"))
+    cdf_plotted = plotted and plot_cdf(recs, summary,
+                                       os.path.join(outdir, "cdf.png"))
+    hist_plotted = fp and plot_hist(fp, os.path.join(outdir, "hist.png"))
     if summary["modes"]:
         cfg = summary.get("config", {})
         if cfg:
             print(" ".join(f"{k}={v}" for k, v in cfg.items()))
+        print(run_line(summary["run"]))
         print(table(summary))
+        pt = pairs_table(summary)
+        if pt:
+            print("\nPaired comparisons (95% CI, cluster bootstrap over "
+                  "(trial, round)):")
+            print(pt)
+            print("(ratio = A's latency over B's, switch by switch "
+                  "(trial, sequence, app, round), geometric mean:\n above "
+                  "1.00 B is faster; pairs = switches in both, clusters = "
+                  f"(trial, round)s resampled, {RESAMPLES} times)")
         var = [(m, s["speedup_vs_base_mode_by_trial"])
                for m, s in summary["modes"].items()
                if s.get("speedup_vs_base_mode_by_trial")]
@@ -576,6 +997,16 @@ def main():
                       f"{prof[side + '_generated']} in the generator's "
                       f"footprints, {prof[side + '_common']} in both"
                       for side in ("file", "anon")))
+        if fp:
+            print("\nFootprint stability over the 10 profiling switches "
+                  "(share of the pages seen, %):")
+            print(footprint_table(fp))
+            print("(seen pages = used in any of the 10, all apps; 9-10 % = "
+                  "the share used in 9 or 10 of them, ...;\n overlap = of "
+                  "one switch's pages, the share used again in the next "
+                  "(apps weighted by their pages);\n vs target = points "
+                  "from the published share per band, max |diff| = the "
+                  "largest of them)")
         mem = [(m, s["avail_mb"]) for m, s in summary["modes"].items()
                if s.get("avail_mb") and any(s["avail_mb"])]
         if mem:
@@ -612,7 +1043,10 @@ def main():
               "executed, kernel and user, interrupts included; min-max "
               "over every round of every boot):")
         print(overhead_table(summary["overhead_icount"], unit="insn"))
-    print(f"\n(by trial = the speedup against baseline of each trial, "
+    print(f"\n(vs base = baseline's latency over the mode's, switch by "
+          f"switch, geometric mean [95% CI, cluster bootstrap];\n = : the "
+          f"95% interval contains 1.00: no difference;\n"
+          f" by trial = the speedup against baseline of each trial, "
           f"paired, lowest-highest;\n P = precision, R = recall; MB/sw = prepaged per switch; pref = "
           f"CPU of the prefetcher: the prepage threads, or the userspace modes'\n"
           f"replay thread; kswapd = kswapd's CPU; TLB IPI = TLB shootdown IPIs (x86); start, end = time of the 'start' (in the\n"
@@ -622,7 +1056,9 @@ def main():
           f"pages per app at the end)\n"
           f"written: {outdir}/results.json switches.csv summary.csv"
           f"{' latency.png' if plotted else ''}"
-          f"{' anatomy.png' if anat_plotted else ''}")
+          f"{' cdf.png' if cdf_plotted else ''}"
+          f"{' anatomy.png' if anat_plotted else ''}"
+          f"{' hist.png' if hist_plotted else ''}")
     bad = sum(s["bad_pages"] for s in summary["modes"].values())
     if bad:
         print(f"report: {bad} pages with wrong contents", file=sys.stderr)

@@ -779,6 +779,8 @@ TEST_F(trace, order_file_first)
  * those of the first, RECORD_SHIFT pages on.
  */
 #define RECORD_SHIFT	32
+/* prepagectl's note of how many pages were used in 1, 2 and 3 windows */
+#define RECORD_HIST	"used in, 1 to 3: file %lu %lu %lu; anon %lu %lu %lu"
 
 /* The accesses of recorded process @k in window @w of TEST(record). */
 static void record_child_window(int fd, char *anon, int k, int w)
@@ -978,11 +980,32 @@ TEST_F(record, tables)
 	for (k = 0; k < 2; k++) {
 		long first = k * RECORD_SHIFT * psz;
 
+		unsigned long hf[3] = { 0 }, ha[3] = { 0 };
+		int hist = 0;
+
 		ASSERT_EQ(rpid[k], waitpid(rpid[k], &status, 0));
-		while (fgets(got, sizeof(got), errf[k]))
+		while (fgets(got, sizeof(got), errf[k])) {
 			TH_LOG("prepagectl: %s", got);
+			p = strstr(got, "used in, 1 to 3: file ");
+			if (p)
+				hist = sscanf(p, RECORD_HIST, &hf[0], &hf[1],
+					      &hf[2], &ha[0], &ha[1], &ha[2]);
+		}
 		fclose(errf[k]);
 		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+		/*
+		 * Its histogram: of the test file, 0-3 and 10 were used in two
+		 * windows, 4-7 in three, 8, 9, 11 and 20 in one (pages of its
+		 * program and libraries it first ran in a window can add to
+		 * those); of the anonymous pages, 0-3 in two, 4, 5 and 8 in one.
+		 */
+		ASSERT_EQ(6, hist) TH_LOG("no histogram of process %d", k);
+		EXPECT_LE(4, hf[0]);
+		EXPECT_EQ(5, hf[1]);
+		EXPECT_EQ(4, hf[2]);
+		EXPECT_EQ(anon ? 3 : 0, ha[0]);
+		EXPECT_EQ(anon ? 4 : 0, ha[1]);
+		EXPECT_EQ(0, ha[2]);
 
 		p = want + snprintf(want, sizeof(want),
 				    "%s %ld:%ld,%ld:%ld ino=%llu size=%lld ctime=%lld.%09ld\n",

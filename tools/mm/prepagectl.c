@@ -1489,14 +1489,52 @@ static void put_path(FILE *out, const char *path)
 	}
 }
 
+/*
+ * Note how many pages were used in exactly 1, 2, ... of the windows, file
+ * and anonymous: how stable the process's switch footprint is, and what
+ * a higher or lower -k would keep. @file and @anon have rec.window + 1
+ * entries.
+ */
+static void record_histogram(const unsigned long *file,
+			     const unsigned long *anon)
+{
+	size_t size = 24 * (rec.window + 1) + 1;
+	char *buf[2];
+	unsigned int w;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		const unsigned long *h = side ? anon : file;
+		size_t len = 0;
+
+		buf[side] = malloc(size);
+		if (!buf[side])
+			fatal(EXIT_REFUSED, "out of memory");
+		buf[side][0] = 0;
+		for (w = 1; w <= rec.window; w++)
+			len += snprintf(buf[side] + len, size - len, "%s%lu",
+					w > 1 ? " " : "", h[w]);
+	}
+	note("pages by the number of windows they were used in, 1 to %u: file %s; anon %s",
+	     rec.window, buf[0], buf[1]);
+	free(buf[0]);
+	free(buf[1]);
+}
+
 /* The table of the pages seen in at least @min windows. */
 static void record_write(FILE *out, unsigned int min)
 {
 	long timeout = read_knob("anon_timeout");
+	unsigned long *hist_file, *hist_anon;
 	unsigned int unnamed = 0;
 	uint64_t *vpns;
 	size_t i, n = 0;
 	int k;
+
+	hist_file = calloc(rec.window + 1, sizeof(*hist_file));
+	hist_anon = calloc(rec.window + 1, sizeof(*hist_anon));
+	if (!hist_file || !hist_anon)
+		fatal(EXIT_REFUSED, "out of memory");
 
 	/* The kernel's default, if its knob cannot be read. */
 	if (timeout < 1 || timeout > 255)
@@ -1519,6 +1557,9 @@ static void record_write(FILE *out, unsigned int min)
 		nr = (st.st_size + page_size - 1) / page_size;
 		if (nr > f->nr)
 			nr = f->nr;
+		for (p = 0; p < nr; p++)
+			if (f->seen[p] && f->seen[p] <= rec.window)
+				hist_file[f->seen[p]]++;
 		for (p = 0; p <= nr; p++) {
 			if (p < nr && f->seen[p] >= min) {
 				run++;
@@ -1545,9 +1586,14 @@ static void record_write(FILE *out, unsigned int min)
 	vpns = malloc((rec.anon_nr + 1) * sizeof(*vpns));
 	if (!vpns)
 		fatal(EXIT_REFUSED, "out of memory");
-	for (i = 0; i < rec.anon_cap; i++)
-		if (rec.anon[i].vpn && rec.anon[i].seen >= min)
+	for (i = 0; i < rec.anon_cap; i++) {
+		if (!rec.anon[i].vpn)
+			continue;
+		if (rec.anon[i].seen && rec.anon[i].seen <= rec.window)
+			hist_anon[rec.anon[i].seen]++;
+		if (rec.anon[i].seen >= min)
 			vpns[n++] = rec.anon[i].vpn - 1;
+	}
 	qsort(vpns, n, sizeof(*vpns), rec_anon_cmp);
 	for (i = 0; i < n;) {
 		size_t j = i + 1;
@@ -1559,6 +1605,9 @@ static void record_write(FILE *out, unsigned int min)
 		i = j;
 	}
 	free(vpns);
+	record_histogram(hist_file, hist_anon);
+	free(hist_file);
+	free(hist_anon);
 }
 
 static int cmd_record(int pid, unsigned int windows, unsigned int min,
