@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+"""prepage-bench app (bench/README.md, "Apps"): a dashboard of charts."""
+import gc
+import os
+import sys
+import zlib
+
+# matplotlib's font cache in the app's directory: made when the app is
+# staged (bench/stage-apps.sh runs it once on the host) and read here.
+os.environ['MPLCONFIGDIR'] = os.path.abspath('mplconfig')
+import matplotlib  # noqa: E402
+matplotlib.use('Agg')
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+series = np.load('series.npy', mmap_mode='r')
+N = len(series)
+# The dashboard's fixed panels: windows of the series it always shows.
+PANELS = [(i * N // 7, 20000) for i in range(3)]
+fig, axes = plt.subplots(2, 2, figsize=(4.8, 3.2), dpi=100)
+kept = []
+
+
+def draw(windows):
+    for ax, (start, n) in zip(axes.flat, windows):
+        ax.clear()
+        y = np.asarray(series[start:start + n])
+        ax.plot(y[::20], linewidth=0.6)
+        ax.plot(np.convolve(y, np.ones(200) / 200, 'valid')[::20],
+                linewidth=0.8)
+        ax.set_title('%d' % start, fontsize=6)
+        ax.tick_params(labelsize=5)
+    fig.canvas.draw()
+    return zlib.crc32(bytes(fig.canvas.buffer_rgba()))
+
+
+def switch(r):
+    rng = np.random.default_rng(1000 + r)
+    # The fixed panels and one that shows what changed since last time.
+    return draw(PANELS + [(int(rng.integers(N - 20000)), 20000)])
+
+
+def use(r):
+    rng = np.random.default_rng(50000 + r)
+    kept.append(np.asarray(series[:50000]) * rng.normal())
+    del kept[:-2]
+    draw([(int(rng.integers(N - 20000)), 20000) for _ in range(4)])
+
+
+print('READY', flush=True)
+for line in sys.stdin:
+    cmd = line.split()
+    if not cmd or cmd[0] == 'Q':
+        break
+    if cmd[0] == 'S':
+        print('DONE %08x' % switch(int(cmd[1])), flush=True)
+    elif cmd[0] == 'U':
+        use(int(cmd[1]))
+        print('OK', flush=True)
+    elif cmd[0] == 'B':
+        gc.collect()
+        print('OK', flush=True)
+    else:
+        print('ERROR unknown command', flush=True)
