@@ -115,6 +115,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -401,6 +402,11 @@ struct app {
 	/* What prepagectl record noted: pages used in k of the windows. */
 	unsigned long recorded[2][64];
 	int recorded_windows;
+	char recorded_table[64];	/* the table it wrote */
+	/* Real apps: the process started (a->pid: the one switched). */
+	pid_t child;
+	FILE *rin, *rout;		/* the protocol, driver side */
+	long rss_file_kb, rss_anon_kb;	/* the most after a profiling switch */
 };
 
 static struct app apps[MAX_APPS];
@@ -986,6 +992,263 @@ static void app_main(struct app *a, int cmd, int reply)
 	_exit(0);
 }
 
+/* ---- real programs as apps ----------------------------------------------- */
+
+static int write_str(const char *path, const char *s);
+static void table_pages(struct app *a, long *pages);
+
+/*
+ * --real-apps ROOT: the apps are real programs staged by
+ * bench/stage-apps.sh into ROOT (apps in ROOT/apps/NAME), run chrooted
+ * there, speaking the line protocol of bench/README.md ("Apps") on their
+ * standard input and output: READY [PID] once loaded (PID: the process
+ * the switch signals are for, if not the app's own), then S <round> ->
+ * DONE <checksum>, U <round> -> OK, B -> OK, Q or end of input: exit.
+ */
+static const char *real_root;
+static char real_names[MAX_APPS][64];
+static int nr_real;
+
+#define SUMS_OFF	64	/* rounds from -SUMS_OFF on have a checksum */
+#define MAX_ROUNDS	4096
+
+/* The checksum each round's switch answered first, by app (0: none). */
+static struct { bool set; unsigned long long sum; } real_sums[MAX_APPS][SUMS_OFF + MAX_ROUNDS];
+
+/* A value of the manifest line KEY="VALUE" of app @name, or die. */
+static void manifest_get(const char *name, const char *key, char *out,
+			 size_t size)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0, kl = strlen(key);
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/apps/%s/manifest", real_root, name);
+	f = fopen(path, "r");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	while (!found && getline(&line, &cap, f) > 0) {
+		char *v = line + kl + 2, *end;
+
+		if (strncmp(line, key, kl) || line[kl] != '=' || line[kl + 1] != '"')
+			continue;
+		end = strrchr(v, '"');
+		if (!end)
+			die("%s: %s is not KEY=\"VALUE\"", path, key);
+		snprintf(out, size, "%.*s", (int)(end - v), v);
+		found = true;
+	}
+	free(line);
+	fclose(f);
+	if (!found)
+		die("%s: no %s", path, key);
+}
+
+/* The system mounts the apps need, bound into the root, once. */
+static void real_mounts(void)
+{
+	static const char *const dirs[] = { "/proc", "/dev", "/sys", "/tmp" };
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", real_root, dirs[i]);
+		mkdir(path, 0755);
+		if (mount(dirs[i], path, NULL, MS_BIND | MS_REC, NULL))
+			die("bind %s on %s: %s", dirs[i], path, strerror(errno));
+	}
+}
+
+/* A line from real app @a into @buf; die if it ends or says ERROR. */
+static void real_line(struct app *a, char *buf, size_t size)
+{
+	if (!fgets(buf, size, a->rin))
+		die("app %s ended", real_names[a->id]);
+	buf[strcspn(buf, "\n")] = 0;
+	if (!strncmp(buf, "ERROR", 5))
+		die("app %s: %s", real_names[a->id], buf);
+}
+
+/*
+ * Start real app @a: chrooted in the root, in its directory, with the
+ * address space layout not randomized (apps forked from Android's zygote
+ * share one layout, so that an anonymous table recorded in one run of
+ * the app names the same addresses in the next).
+ */
+static void real_start(struct app *a)
+{
+	char cmd[1024], dir[128], buf[256];
+	int c[2], r[2];
+	pid_t pid;
+
+	manifest_get(real_names[a->id], "COMMAND", cmd, sizeof(cmd) - 8);
+	if (pipe(c) || pipe(r))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		char sh[sizeof(cmd) + 8];
+
+		dup2(c[0], 0);
+		dup2(r[1], 1);
+		close(c[0]);
+		close(c[1]);
+		close(r[0]);
+		close(r[1]);
+		personality(ADDR_NO_RANDOMIZE);
+		snprintf(dir, sizeof(dir), "/apps/%s", real_names[a->id]);
+		snprintf(sh, sizeof(sh), "exec %s", cmd);
+		if (chroot(real_root) || chdir(dir))
+			_exit(126);
+		execl("/bin/sh", "sh", "-c", sh, (char *)NULL);
+		_exit(127);
+	}
+	close(c[0]);
+	close(r[1]);
+	a->child = pid;
+	a->pid = pid;
+	a->cmd = c[1];
+	a->reply = r[0];
+	a->ctl = -1;
+	a->rout = fdopen(c[1], "w");
+	a->rin = fdopen(r[0], "r");
+	if (!a->rout || !a->rin)
+		die("fdopen: %s", strerror(errno));
+	real_line(a, buf, sizeof(buf));
+	if (strncmp(buf, "READY", 5))
+		die("app %s: not READY: %s", real_names[a->id], buf);
+	if (buf[5] == ' ')
+		a->pid = atoi(buf + 6);
+	if (a->pid <= 0 || kill(a->pid, 0))
+		die("app %s: no process %d", real_names[a->id], a->pid);
+}
+
+/* Page real app @a's process(es) out: every mapping, then the caches. */
+static void real_page_out(struct app *a, bool caches)
+{
+	pid_t pids[2] = { a->pid, a->child };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct iovec v[512];
+		unsigned long lo, hi;
+		char path[64], line[512];
+		int n = 0, pidfd;
+		FILE *f;
+
+		if (k && pids[1] == pids[0])
+			break;
+		snprintf(path, sizeof(path), "/proc/%d/maps", pids[k]);
+		f = fopen(path, "r");
+		pidfd = syscall(SYS_pidfd_open, pids[k], 0);
+		if (!f || pidfd < 0)
+			die("app %s: %s: %s", real_names[a->id], path, strerror(errno));
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "%lx-%lx", &lo, &hi) != 2 ||
+			    strstr(line, "[vsyscall]") || strstr(line, "[vvar]"))
+				continue;
+			v[n++] = (struct iovec){ (void *)lo, hi - lo };
+			if (n == 512) {
+				syscall(SYS_process_madvise, pidfd, v, n,
+					MADV_PAGEOUT, 0);
+				n = 0;
+			}
+		}
+		if (n)
+			syscall(SYS_process_madvise, pidfd, v, n, MADV_PAGEOUT, 0);
+		fclose(f);
+		close(pidfd);
+	}
+	if (caches && write_str("/proc/sys/vm/drop_caches", "1"))
+		die("cannot drop the page cache");
+}
+
+/*
+ * A command to real app @a, as app_call() to a synthetic one: 'S' checks
+ * the answer against the first answer to that round's switch (of any
+ * mode: the ideal mode's among them) and counts a mismatch as bad.
+ */
+static struct msg real_call(struct app *a, char cmd, int round)
+{
+	struct msg m = { .cmd = cmd, .round = round };
+	char buf[256];
+
+	switch (cmd) {
+	case 'S': {
+		unsigned long long sum;
+		int i = round + SUMS_OFF;
+
+		fprintf(a->rout, "S %d\n", round);
+		fflush(a->rout);
+		real_line(a, buf, sizeof(buf));
+		m.t = now_ns();
+		m.heap_t = m.t;
+		if (sscanf(buf, "DONE %llx", &sum) != 1)
+			die("app %s: no DONE: %s", real_names[a->id], buf);
+		if (i < 0 || i >= SUMS_OFF + MAX_ROUNDS)
+			die("round %d out of range", round);
+		if (!real_sums[a->id][i].set) {
+			real_sums[a->id][i].set = true;
+			real_sums[a->id][i].sum = sum;
+		}
+		if (real_sums[a->id][i].sum != sum) {
+			fprintf(stderr, "prepage-bench: app %s round %d: checksum %llx, first %llx\n",
+				real_names[a->id], round, sum,
+				real_sums[a->id][i].sum);
+			m.bad = 1;
+		}
+		break;
+	}
+	case 'U':
+	case 'B':
+		if (cmd == 'U')
+			fprintf(a->rout, "U %d\n", round);
+		else
+			fprintf(a->rout, "B\n");
+		fflush(a->rout);
+		real_line(a, buf, sizeof(buf));
+		if (strcmp(buf, "OK"))
+			die("app %s: not OK: %s", real_names[a->id], buf);
+		if (cmd == 'B' && opt.pageout && round)
+			real_page_out(a, false);
+		break;
+	case 'P':
+		real_page_out(a, true);
+		break;
+	}
+	return m;
+}
+
+/* Memory of real app @a (its processes), kB: resident file and anon. */
+static void real_rss(struct app *a, long *file_kb, long *anon_kb)
+{
+	pid_t pids[2] = { a->pid, a->child };
+	char path[64], line[256];
+	long v;
+	int k;
+
+	*file_kb = *anon_kb = 0;
+	for (k = 0; k < 2; k++) {
+		FILE *f;
+
+		if (k && pids[1] == pids[0])
+			break;
+		snprintf(path, sizeof(path), "/proc/%d/status", pids[k]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "RssFile: %ld", &v) == 1)
+				*file_kb += v;
+			else if (sscanf(line, "RssAnon: %ld", &v) == 1)
+				*anon_kb += v;
+		}
+		fclose(f);
+	}
+}
+
 /*
  * Start app @a, its heap laid out as after @epochs switch-outs (the app
  * is forked with the driver's copy of the layout).
@@ -995,6 +1258,10 @@ static void app_start(struct app *a, long epochs)
 	int c[2], r[2];
 	struct msg m;
 
+	if (real_root) {
+		real_start(a);
+		return;
+	}
 	heap_reset(a);
 	while (epochs-- > 0)
 		heap_gc(a, NULL);
@@ -1010,6 +1277,7 @@ static void app_start(struct app *a, long epochs)
 	}
 	close(c[0]);
 	close(r[1]);
+	a->child = a->pid;
 	a->cmd = c[1];
 	a->reply = r[0];
 	a->ctl = -1;
@@ -1022,6 +1290,8 @@ static struct msg app_call(struct app *a, char cmd, int round)
 {
 	struct msg m = { .cmd = cmd, .round = round };
 
+	if (real_root)
+		return real_call(a, cmd, round);
 	if (write(a->cmd, &m, sizeof(m)) != sizeof(m) ||
 	    read(a->reply, &m, sizeof(m)) != sizeof(m))
 		die("app %d does not answer", a->id);
@@ -1036,14 +1306,14 @@ static struct msg app_call(struct app *a, char cmd, int round)
 static void app_background(struct app *a, bool pageout)
 {
 	app_call(a, 'B', pageout);
-	if (opt.footprint == FP_CALIBRATED)
+	if (opt.footprint == FP_CALIBRATED && !real_root)
 		heap_gc(a, NULL);
 }
 
 /* The use phase after @a's switch of round @round; pages that were bad. */
 static long app_use(struct app *a, int round)
 {
-	if (opt.footprint != FP_CALIBRATED)
+	if (opt.footprint != FP_CALIBRATED && !real_root)
 		return 0;
 	return app_call(a, 'U', round).bad;
 }
@@ -1052,8 +1322,13 @@ static void app_stop(struct app *a)
 {
 	struct msg m = { .cmd = 'Q' };
 
-	if (write(a->cmd, &m, sizeof(m)) != sizeof(m))
+	if (real_root) {
+		fprintf(a->rout, "Q\n");
+		fclose(a->rout);
+		fclose(a->rin);
+	} else if (write(a->cmd, &m, sizeof(m)) != sizeof(m)) {
 		die("app %d is gone", a->id);
+	}
 	if (a->ctl >= 0)
 		close(a->ctl);
 	a->ctl = -1;
@@ -1334,7 +1609,17 @@ static void record_profile(struct app *a, struct gen_counts *g)
 		if (m.bad || app_use(a, -1 - r))
 			die("app %d: pages with wrong contents while profiling",
 			    a->id);
-		gen_count(a, -1 - r, &fp, g);
+		if (real_root) {
+			long file_kb, anon_kb;
+
+			real_rss(a, &file_kb, &anon_kb);
+			if (file_kb + anon_kb > a->rss_file_kb + a->rss_anon_kb) {
+				a->rss_file_kb = file_kb;
+				a->rss_anon_kb = anon_kb;
+			}
+		} else {
+			gen_count(a, -1 - r, &fp, g);
+		}
 		app_background(a, false);
 	}
 	for (r = 0; r <= NR_FILES; r++)
@@ -1351,6 +1636,7 @@ static void record_profile(struct app *a, struct gen_counts *g)
 	if (a->recorded_windows != opt.profile_rounds)
 		die("prepagectl record of app %d noted no histogram of %d windows",
 		    a->id, opt.profile_rounds);
+	snprintf(a->recorded_table, sizeof(a->recorded_table), "%s", a->table);
 }
 
 /* The profile of @a: the pages of the table prepagectl recorded. */
@@ -1434,18 +1720,21 @@ static void print_hist(struct app *a, struct gen_counts *g)
 	for (side = 0; side < 2; side++) {
 		const char *name = side ? "anon" : "file";
 
-		if (opt.footprint == FP_CALIBRATED) {
+		if (opt.footprint == FP_CALIBRATED && !real_root) {
 			printf("HIST app=%d side=%s source=model windows=%d",
 			       a->id, name, n);
 			for (k = 1; k <= n; k++)
 				printf(" k%d=%.1f", k, model[side][k]);
 			printf(" overlap=%.3f\n", pw[side] ? ov[side] / pw[side] : -1);
 		}
-		printf("HIST app=%d side=%s source=generated windows=%d", a->id,
-		       name, n);
-		for (k = 1; k <= n; k++)
-			printf(" k%d=%ld", k, gen[side][k]);
-		printf(" overlap=%.3f\n", n > 1 ? g->overlap[side] / (n - 1) : -1);
+		if (!real_root) {
+			printf("HIST app=%d side=%s source=generated windows=%d",
+			       a->id, name, n);
+			for (k = 1; k <= n; k++)
+				printf(" k%d=%ld", k, gen[side][k]);
+			printf(" overlap=%.3f\n",
+			       n > 1 ? g->overlap[side] / (n - 1) : -1);
+		}
 		if (a->recorded_windows != n)
 			continue;
 		printf("HIST app=%d side=%s source=recorded windows=%d", a->id,
@@ -1510,8 +1799,8 @@ static void record_profiles(void)
 	const char *fa = "/sys/kernel/debug/fault_around_bytes";
 	char fa_old[32] = "", fa_one[32];
 	struct gen_counts g;
+	long p, real_kb = 0;
 	int fd, i, o;
-	long p;
 	ssize_t n;
 
 	/*
@@ -1547,6 +1836,17 @@ static void record_profiles(void)
 
 		gen_alloc(&g);
 		record_profile(a, &g);
+		if (real_root) {
+			table_pages(a, rec);
+			print_hist(a, &g);
+			gen_free(&g);
+			printf("PROFILE app=%d file_recorded=%ld anon_recorded=%ld\n",
+			       i, rec[0], rec[1]);
+			printf("APPINFO app=%d name=%s rss_file_kb=%ld rss_anon_kb=%ld\n",
+			       i, real_names[i], a->rss_file_kb, a->rss_anon_kb);
+			real_kb += a->rss_file_kb + a->rss_anon_kb;
+			continue;
+		}
 		profile_parse(a);
 		print_hist(a, &g);
 		/*
@@ -1568,8 +1868,14 @@ static void record_profiles(void)
 		printf("PROFILE app=%d file_recorded=%ld file_generated=%ld file_common=%ld anon_recorded=%ld anon_generated=%ld anon_common=%ld\n",
 		       i, rec[0], gp[0], both[0], rec[1], gp[1], both[1]);
 	}
-	for (i = 0; i < opt.apps; i++)
+	for (i = 0; i < opt.apps; i++) {
 		app_stop(&apps[i]);
+		if (real_root)
+			waitpid(apps[i].child, NULL, 0);
+	}
+	/* Real apps: 40% of what they had resident after a switch and use. */
+	if (real_root && !opt.budget_mb)
+		opt.budget_mb = real_kb * 4 / 10 / 1024;
 	knob("enabled", "0");
 	if (write_str(fa, fa_old))
 		die("cannot restore %s", fa);
@@ -1641,6 +1947,57 @@ static void table_anon_range(struct app *a, int o, long start, long nr,
 }
 
 /*
+ * Real app @a's recorded table (file lines; with @anon, anonymous ones
+ * too), appended to @b.
+ */
+static void real_table(struct app *a, bool anon, struct strbuf *b)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f = fopen(a->recorded_table, "r");
+
+	if (!f)
+		die("%s: %s", a->recorded_table, strerror(errno));
+	while (getline(&line, &cap, f) > 0)
+		if (anon || strncmp(line, "anon ", 5))
+			sb_printf(b, "%s", line);
+	free(line);
+	fclose(f);
+}
+
+/* Pages of real app @a's recorded table, file ([0]) and anonymous ([1]). */
+static void table_pages(struct app *a, long *pages)
+{
+	char *line = NULL, *sp, *tok, *save;
+	unsigned long long off, len;
+	size_t cap = 0;
+	long n;
+	FILE *f = fopen(a->recorded_table, "r");
+
+	pages[0] = pages[1] = 0;
+	if (!f)
+		die("%s: %s", a->recorded_table, strerror(errno));
+	while (getline(&line, &cap, f) > 0) {
+		sp = strchr(line, ' ');
+		if (!sp)
+			continue;
+		*sp++ = 0;
+		if (!strcmp(line, "anon")) {
+			if (sscanf(sp, "%*[0-9a-fx]:%ld", &n) == 1)
+				pages[1] += n;
+			continue;
+		}
+		sp[strcspn(sp, " \n")] = 0;
+		for (tok = strtok_r(sp, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			if (sscanf(tok, "%llu:%llu", &off, &len) == 2)
+				pages[0] += (len + psz - 1) / psz;
+	}
+	free(line);
+	fclose(f);
+}
+
+/*
  * The file profile of @a as table lines, and with @anon the anonymous
  * profile too, as targets (at the heap address of this run of the app).
  */
@@ -1654,6 +2011,10 @@ static void table_text(struct app *a, bool anon, struct strbuf *b)
 	if (!b->s)
 		die("out of memory");
 	b->s[0] = 0;
+	if (real_root) {
+		real_table(a, anon, b);
+		return;
+	}
 	for (o = 0; o < NR_FILES; o++) {
 		size_t len = b->len;
 
@@ -1741,7 +2102,30 @@ static void populate_replay(struct app *a)
 	v.pidfd = syscall(SYS_pidfd_open, a->pid, 0);
 	if (v.pidfd < 0)
 		die("pidfd_open: %s", strerror(errno));
-	profile_runs(a, NR_FILES, anon_range, &v);
+	if (real_root) {
+		char *line = NULL;
+		unsigned long long addr;
+		size_t cap = 0;
+		long n;
+		FILE *f = fopen(a->recorded_table, "r");
+
+		if (!f)
+			die("%s: %s", a->recorded_table, strerror(errno));
+		while (getline(&line, &cap, f) > 0) {
+			if (sscanf(line, "anon %llx:%ld", &addr, &n) != 2)
+				continue;
+			v.v[v.n++] = (struct iovec){
+				.iov_base = (void *)(uintptr_t)addr,
+				.iov_len = n * psz,
+			};
+			if (v.n == 1024)
+				iov_flush(&v);
+		}
+		free(line);
+		fclose(f);
+	} else {
+		profile_runs(a, NR_FILES, anon_range, &v);
+	}
 	iov_flush(&v);
 	close(v.pidfd);
 }
@@ -2324,6 +2708,11 @@ static void cold_pages(struct app *a, int round, struct footprint *fp,
 	char path[64];
 	int o, fd;
 
+	memset(c, 0, sizeof(*c));
+	if (real_root) {
+		free(pm);
+		return;		/* no footprint known: nothing counted */
+	}
 	for (o = 0; o < NR_FILES; o++)
 		if (file_pages(o) > most)
 			most = file_pages(o);
@@ -2496,6 +2885,11 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	struct footprint fp;
 	long bad = 0;
 
+	/* A real app's next footprint is not known. */
+	if (real_root && oracle) {
+		free(sched);
+		return 0;
+	}
 	if (reclaim) {
 		balloon_mb = balloon_inflate();
 		avail_mb = mem_available_mb();
@@ -2707,9 +3101,11 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		int status;
 
 		app_stop(&apps[i]);
-		waitpid(apps[i].pid, &status, 0);
-		close(apps[i].cmd);
-		close(apps[i].reply);
+		waitpid(apps[i].child, &status, 0);
+		if (!real_root) {
+			close(apps[i].cmd);
+			close(apps[i].reply);
+		}
 	}
 	mode_cgroup_leave();
 	if (settings)
@@ -2922,6 +3318,9 @@ static void usage(void)
 		"                     trial (default: in anatomy trials only)\n"
 		"  --overhead LABEL   fault loops only, no switches (hook cost)\n"
 		"  --calibrate        time a fixed CPU loop only (storage dilation)\n"
+		"  --real-apps ROOT   the apps are the real programs staged in ROOT\n"
+		"                     (bench/stage-apps.sh; ROOT/apps/NAME)\n"
+		"  --app-list LIST    of those, these (comma-separated; default all)\n"
 		"  --model            print the footprint model's histograms over\n"
 		"                     the profiling switches and exit (no kernel)\n"
 		"  --set NAME=VALUE   set a tunable of " SYSFS " in the\n"
@@ -2947,9 +3346,10 @@ int main(int argc, char **argv)
 		{ "footprint", 1, NULL, 'F' }, { "gc", 1, NULL, 'G' },
 		{ "use-alloc", 1, NULL, 'U' }, { "framework-pct", 1, NULL, 'W' },
 		{ "jitter", 1, NULL, 'J' }, { "model", 0, NULL, 'X' },
+		{ "real-apps", 1, NULL, 'R' }, { "app-list", 1, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *modes[16], *m, *save, *oh = NULL, seqlist[64];
+	char *modes[16], *m, *save, *oh = NULL, seqlist[64], *app_list = NULL;
 	int c, i, t, nr_modes = 0, failed = 0;
 	bool model = false;
 
@@ -2983,6 +3383,8 @@ int main(int argc, char **argv)
 		case 'W': opt.framework_pct = atoi(optarg); break;
 		case 'J': opt.jitter_pct = atoi(optarg); break;
 		case 'X': model = true; break;
+		case 'R': real_root = optarg; break;
+		case 'L': app_list = optarg; break;
 		case 'C': return calibrate();
 		case 'T':
 			if (!strchr(optarg, '=') || strchr(optarg, '/') ||
@@ -3033,8 +3435,45 @@ int main(int argc, char **argv)
 	}
 	if (!nr_modes || !nr_sequences)
 		usage();
+	if (app_list && !real_root)
+		usage();
+	if (real_root) {
+		char path[PATH_MAX];
+		struct dirent *de;
+		DIR *d;
+
+		if (app_list) {
+			for (m = strtok_r(app_list, ",", &save); m;
+			     m = strtok_r(NULL, ",", &save)) {
+				if (nr_real == MAX_APPS)
+					die("--app-list: more than %d apps", MAX_APPS);
+				snprintf(real_names[nr_real++], 64, "%s", m);
+			}
+		} else {
+			snprintf(path, sizeof(path), "%s/apps", real_root);
+			d = opendir(path);
+			if (!d)
+				die("%s: %s", path, strerror(errno));
+			while ((de = readdir(d)) && nr_real < MAX_APPS)
+				if (de->d_name[0] != '.')
+					snprintf(real_names[nr_real++], 64, "%.63s",
+						 de->d_name);
+			closedir(d);
+			qsort(real_names, nr_real, sizeof(real_names[0]),
+			      (int (*)(const void *, const void *))strcmp);
+		}
+		for (i = 0; i < nr_real; i++) {
+			snprintf(path, sizeof(path), "%s/apps/%s/manifest",
+				 real_root, real_names[i]);
+			if (access(path, R_OK))
+				die("%s: %s", path, strerror(errno));
+		}
+		if (!nr_real)
+			die("%s/apps: no apps", real_root);
+		opt.apps = nr_real;
+	}
 	/* 40% of what the apps map (the framework once, if they use it). */
-	if (!opt.budget_mb)
+	if (!opt.budget_mb && !real_root)
 		opt.budget_mb = (opt.apps * (NR_BIG * opt.big_pages +
 			(NR_OWN - NR_BIG) * opt.small_pages + opt.anon_pages) +
 			(opt.footprint == FP_CALIBRATED ? opt.framework_pages : 0)) *
@@ -3063,7 +3502,14 @@ int main(int argc, char **argv)
 	       opt.anon_pages, opt.pageout ? "pageout" : "reclaim",
 	       opt.pageout ? 0 : opt.budget_mb, seqlist, opt.memcg,
 	       preempt_model(), opt.no_delay_dequeue);
-	for (i = 0; i < opt.apps; i++) {
+	if (real_root) {
+		real_mounts();
+		printf("WORKLOAD real apps=");
+		for (i = 0; i < nr_real; i++)
+			printf("%s%s", i ? "," : "", real_names[i]);
+		printf("\n");
+	}
+	for (i = 0; i < opt.apps && !real_root; i++) {
 		apps[i].id = i;
 		make_files(&apps[i]);
 		model_build(&apps[i]);

@@ -2,9 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench: from a fresh clone, install what is needed, build the patched
 # kernel, boot it in the VM with a throttled disk, run prepage-bench with
-# every mode side by side, and print the result table. Writes
-# build/bench/{raw.txt,console.log,results.json,switches.csv,summary.csv,
-# latency.png,anatomy.png}.
+# every mode side by side on two workloads, real programs as apps and the
+# calibrated footprint model (bench/README.md), and print the result
+# tables. Writes build/bench/apps/ (real programs) and build/bench/ (the
+# model), each {raw.txt,console.log,results.json,switches.csv,
+# summary.csv,latency.png,cdf.png,hist.png,anatomy.png}.
+#
+#   BENCH_WORKLOADS="apps model"  which of the two (default both)
+#   BENCH_APPS="DIR..."           the app directories (default
+#                                 bench/apps/*; bench/README.md, "Apps")
+#   BENCH_APP_MODES=LIST          the modes of the apps workload (default:
+#                                 all but the oracle modes)
+#   BENCH_TRIALS=N                measured trials per mode (default 5)
 #
 #   BENCH_STORAGE=emmc|ufs|none   disk throttling profile (default emmc);
 #                 emmc-dilated, ufs-dilated: the same profile with its
@@ -81,20 +90,49 @@ disk=""
 [ ${#t[@]} = 4 ] && disk="throttling.bps-read=${t[0]},throttling.iops-read=${t[1]},throttling.bps-write=${t[2]},throttling.iops-write=${t[3]}"
 args="${BENCH_ARGS:-}"
 case " $args " in *" --anatomy "*) ;; *) args="--anatomy ${BENCH_ANATOMY:-1} $args" ;; esac
+case " $args " in *" --trials "*) ;; *) args="--trials ${BENCH_TRIALS:-5} $args" ;; esac
+# The workloads: the real programs of BENCH_APPS (apps: bench/apps/* by
+# default, see bench/README.md) and the calibrated footprint model
+# (model; --footprint in BENCH_ARGS picks another). Each is a VM run of
+# its own: build/bench/apps/ and build/bench/.
+workloads=${BENCH_WORKLOADS:-apps model}
+for w in $workloads; do
+	case $w in apps|model) ;; *) die "BENCH_WORKLOADS: apps, model or both, not $w" ;; esac
+done
 : >"$out/raw.txt"
 rc=0
-if [ "${BENCH_OVERHEAD:-1}" != only ]; then
-	log "prepage-bench in the VM (storage $storage, ${VM_MEM:-1024} MiB, ${VM_CPUS:-2} CPUs) $args"
+# run_vm DIR DISK_SIZE ARGS...: prepage-bench in the VM, output in DIR.
+run_vm() {
+	local dir=$1 size=$2 start vrc
+	shift 2
+	mkdir -p "$dir"
+	log "prepage-bench in the VM (storage $storage, ${VM_MEM:-1024} MiB, ${VM_CPUS:-2} CPUs) $*"
 	start=$(date +%s)
 	set +e
 	# Multi-threaded TCG: the apps and the prepage threads run on two
 	# host CPUs, as the timings need (dev/vm.sh defaults to one thread).
-	BENCH_KERNEL=1 VM_DISK_SIZE=${VM_DISK_SIZE:-1G} VM_DISK_OPTS=$disk \
-		VM_TCG_THREAD=${VM_TCG_THREAD:-multi} "$ROOT/dev/vm.sh" -t "${BENCH_TIMEOUT:-5400}" -l "$out/console.log" \
-		-x "$out/prepage-bench" -x "$out/prepagectl" -- "/extra/prepage-bench $args" >"$out/raw.txt"
-	rc=$?
+	BENCH_KERNEL=1 VM_DISK_SIZE=$size VM_DISK_OPTS=$disk \
+		VM_TCG_THREAD=${VM_TCG_THREAD:-multi} "$ROOT/dev/vm.sh" -t "${BENCH_TIMEOUT:-5400}" -l "$dir/console.log" \
+		-x "$out/prepage-bench" -x "$out/prepagectl" -- "/extra/prepage-bench $*" >"$dir/raw.txt"
+	vrc=$?
 	set -e
-	log "VM run: $(( $(date +%s) - start ))s, exit $rc"
+	log "VM run: $(( $(date +%s) - start ))s, exit $vrc"
+	[ $vrc = 0 ] || rc=$vrc
+}
+if [ "${BENCH_OVERHEAD:-1}" != only ]; then
+	if [[ " $workloads " = *" apps "* ]]; then
+		# The apps' root tree, on the app disk at /mnt/disk/root.
+		apps=(${BENCH_APPS:-$ROOT/bench/apps/*})
+		"$ROOT/bench/stage-apps.sh" "$BUILD/bench-apps/root" "${apps[@]}"
+		size=$(( $(du -sm "$BUILD/bench-apps" | cut -f1) + 512 ))M
+		names=$(for a in "${apps[@]}"; do basename "$a"; done | paste -sd,)
+		# The oracle modes need a footprint known in advance.
+		amodes=${BENCH_APP_MODES:-ideal,baseline,userspace,userspace-file,populate,prepage-file,prepage-anon,prepage,prepage-profile}
+		VM_DISK_TREE=$BUILD/bench-apps run_vm "$out/apps" "$size" \
+			--real-apps /mnt/disk/root --app-list "$names" --modes "$amodes" $args
+	fi
+	[[ " $workloads " = *" model "* ]] &&
+		run_vm "$out" "${VM_DISK_SIZE:-1G}" $args
 fi
 # Overhead when off: base kernel, series with prepage disabled, and
 # enabled but idle, fault loops only, the three interleaved, three times.
@@ -139,5 +177,11 @@ fi
 } >"$out/run.txt"
 # Debian's python3, which has the python3-matplotlib dev/setup.sh installs.
 py=/usr/bin/python3; [ -x "$py" ] || py=python3
+if [ -s "$out/apps/raw.txt" ] && [[ " $workloads " = *" apps "* ]]; then
+	echo "== real programs as apps ($names) =="
+	"$py" "$ROOT/bench/report.py" "$out/apps/raw.txt" "$out/apps" || rc=1
+	echo
+	echo "== the calibrated footprint model (or BENCH_ARGS' --footprint) =="
+fi
 "$py" "$ROOT/bench/report.py" "$out/raw.txt" "$out" || rc=1
 [ "$rc" = 0 ] || die "the benchmark failed (exit $rc): see $out/raw.txt and $out/console.log"

@@ -22,7 +22,7 @@ set -euo pipefail
 . "$(dirname "$0")/../dev/lib.sh"
 
 [ $# -ge 2 ] || die "usage: bench/stage-apps.sh ROOT APPDIR..."
-root=$1
+root=$(realpath -m "$1")
 shift
 for t in strace dpkg-query mkfs.ext4; do
 	command -v $t >/dev/null || die "$t missing: run dev/setup.sh bench"

@@ -3,7 +3,8 @@
 # Install what the project needs on a fresh Debian 12 machine. Idempotent:
 # does nothing when everything is there.
 #   dev/setup.sh          what make check needs
-#   dev/setup.sh bench    and what the benchmark's report needs (matplotlib)
+#   dev/setup.sh bench    and what the benchmark needs (its report's
+#                         matplotlib, the programs it runs as apps)
 set -euo pipefail
 
 pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
@@ -22,7 +23,13 @@ pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
 # into the guest by dev/vm.sh -k for the tests that the series' events parse
 # in them. python3-venv: the virtualenv b4 is installed in (below).
 # abigail-tools: abidw and abidiff, the KMI check (dev/abi-check.sh).
-[ "${1:-}" = bench ] && pkgs+=(python3-matplotlib)
+# bench: matplotlib for the report's plots; the real programs the
+# benchmark runs as apps (bench/apps/*/manifest: their PACKAGES, and
+# javac for the JVM app) and strace, with which bench/stage-apps.sh finds
+# the files they use.
+[ "${1:-}" = bench ] && pkgs+=(python3-matplotlib python3-numpy
+	openjdk-17-jre-headless openjdk-17-jdk-headless nodejs redis-server
+	strace)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -34,6 +41,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 	$sudo apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
 		"${missing[@]}" >/dev/null
+	# The benchmark runs redis-server itself, in the VM: not a service
+	# of this machine.
+	if [[ " ${missing[*]} " = *" redis-server "* ]] && [ -d /run/systemd/system ]; then
+		$sudo systemctl disable --now redis-server >/dev/null 2>&1 || true
+	fi
 fi
 # b4 0.16 from PyPI, for dev/check-mail.sh (Debian 12's b4 0.12 has no
 # `b4 prep --check`, and its `b4 am` fails on a folded From: header), in a

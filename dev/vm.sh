@@ -15,7 +15,8 @@
 #          (build/kselftest-upstream) at /kselftest-upstream
 #     -x   include FILE (a program, say) in /extra
 #   With no COMMAND, an interactive shell on the serial console.
-#   DEBUG=1 boots the debug kernel (build/obj-debug).
+#   DEBUG=1 boots the debug kernel (build/obj-debug). VM_DISK_SIZE sizes
+#   the scratch disk (256M); VM_DISK_TREE fills it with a directory tree.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -96,10 +97,11 @@ fi
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$stage.cpio.gz"
 trap 'rm -rf "$stage" "$stage.cpio.gz"' EXIT
 
-# A new scratch disk every run: tests start from the same empty file system.
+# A new scratch disk every run: tests start from the same empty file
+# system, or one made from the tree VM_DISK_TREE (the benchmark's apps).
 disk=$stage.disk
 truncate -s "${VM_DISK_SIZE:-256M}" "$disk"
-mkfs.ext4 -q -F -L scratch "$disk"
+mkfs.ext4 -q -F -L scratch ${VM_DISK_TREE:+-d "$VM_DISK_TREE"} "$disk"
 trap 'rm -rf "$stage" "$stage.cpio.gz" "$disk"' EXIT
 
 # One host thread for all vCPUs (VM_TCG_THREAD=single, the default) for
