@@ -1063,8 +1063,14 @@ static void real_mounts(void)
 /* A line from real app @a into @buf; die if it ends or says ERROR. */
 static void real_line(struct app *a, char *buf, size_t size)
 {
-	if (!fgets(buf, size, a->rin))
-		die("app %s ended", real_names[a->id]);
+	if (!fgets(buf, size, a->rin)) {
+		int status = 0;
+
+		waitpid(a->child, &status, 0);
+		die("app %s ended (%s %d)", real_names[a->id],
+		    WIFSIGNALED(status) ? "signal" : "exit",
+		    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	}
 	buf[strcspn(buf, "\n")] = 0;
 	if (!strncmp(buf, "ERROR", 5))
 		die("app %s: %s", real_names[a->id], buf);
@@ -1100,9 +1106,14 @@ static void real_start(struct app *a)
 		personality(ADDR_NO_RANDOMIZE);
 		snprintf(dir, sizeof(dir), "/apps/%s", real_names[a->id]);
 		snprintf(sh, sizeof(sh), "exec %s", cmd);
-		if (chroot(real_root) || chdir(dir))
+		if (chroot(real_root) || chdir(dir)) {
+			fprintf(stderr, "prepage-bench: %s%s: %s\n", real_root,
+				dir, strerror(errno));
 			_exit(126);
+		}
 		execl("/bin/sh", "sh", "-c", sh, (char *)NULL);
+		fprintf(stderr, "prepage-bench: %s/bin/sh: %s\n", real_root,
+			strerror(errno));
 		_exit(127);
 	}
 	close(c[0]);
@@ -1132,10 +1143,10 @@ static void real_page_out(struct app *a, bool caches)
 	int k;
 
 	for (k = 0; k < 2; k++) {
-		struct iovec v[512];
 		unsigned long lo, hi;
 		char path[64], line[512];
-		int n = 0, pidfd;
+		struct iovec v;
+		int pidfd;
 		FILE *f;
 
 		if (k && pids[1] == pids[0])
@@ -1149,15 +1160,13 @@ static void real_page_out(struct app *a, bool caches)
 			if (sscanf(line, "%lx-%lx", &lo, &hi) != 2 ||
 			    strstr(line, "[vsyscall]") || strstr(line, "[vvar]"))
 				continue;
-			v[n++] = (struct iovec){ (void *)lo, hi - lo };
-			if (n == 512) {
-				syscall(SYS_process_madvise, pidfd, v, n,
-					MADV_PAGEOUT, 0);
-				n = 0;
-			}
+			/*
+			 * One mapping a call: process_madvise() stops at the
+			 * first range it refuses (a locked or PFN mapping).
+			 */
+			v = (struct iovec){ (void *)lo, hi - lo };
+			syscall(SYS_process_madvise, pidfd, &v, 1, MADV_PAGEOUT, 0);
 		}
-		if (n)
-			syscall(SYS_process_madvise, pidfd, v, n, MADV_PAGEOUT, 0);
 		fclose(f);
 		close(pidfd);
 	}
@@ -1221,7 +1230,10 @@ static struct msg real_call(struct app *a, char cmd, int round)
 	return m;
 }
 
-/* Memory of real app @a (its processes), kB: resident file and anon. */
+/*
+ * Memory of real app @a (its processes), kB: resident file, and anon
+ * resident or swapped.
+ */
 static void real_rss(struct app *a, long *file_kb, long *anon_kb)
 {
 	pid_t pids[2] = { a->pid, a->child };
@@ -1242,7 +1254,8 @@ static void real_rss(struct app *a, long *file_kb, long *anon_kb)
 		while (fgets(line, sizeof(line), f)) {
 			if (sscanf(line, "RssFile: %ld", &v) == 1)
 				*file_kb += v;
-			else if (sscanf(line, "RssAnon: %ld", &v) == 1)
+			else if (sscanf(line, "RssAnon: %ld", &v) == 1 ||
+				 sscanf(line, "VmSwap: %ld", &v) == 1)
 				*anon_kb += v;
 		}
 		fclose(f);
@@ -1746,6 +1759,45 @@ static void print_hist(struct app *a, struct gen_counts *g)
 }
 
 /*
+ * Hold the trace events prepagectl record enables enabled, in a tracefs
+ * instance of our own with tracing off (nothing is recorded in it), while
+ * the apps run for their profiles (@on), or let them go. Enabling an
+ * event patches code (a static key, a jump label), and QEMU 7.2's
+ * multi-threaded TCG, which the benchmark runs on, mishandles code that
+ * is patched while another vCPU runs it: the guest Oopses on an int3
+ * (README, "The test VM runs single-threaded TCG"). prepagectl enables
+ * its events with the apps running; held on from before they start, its
+ * enabling patches nothing. The same goes for every other static key the
+ * benchmark flips (prepage's enabled, task delay accounting, scheduler
+ * features): with no app running.
+ */
+static void trace_hold(bool on)
+{
+	static const char *const events[] = {
+		"prepage/prepage_window_open", "prepage/prepage_window_close",
+		"filemap/mm_filemap_get_pages", "filemap/mm_filemap_map_pages",
+		"filemap/mm_filemap_fault", "anon/mm_anon_swapin",
+	};
+	const char *inst = "/sys/kernel/tracing/instances/prepage-bench";
+	char path[256];
+	unsigned int i;
+
+	if (on && mkdir(inst, 0700) && errno != EEXIST)
+		die("%s: %s (tracefs mounted?)", inst, strerror(errno));
+	snprintf(path, sizeof(path), "%s/tracing_on", inst);
+	if (on && write_str(path, "0"))
+		die("cannot turn tracing off in %s", inst);
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/enable", inst,
+			 events[i]);
+		if (write_str(path, on ? "1" : "0"))
+			die("cannot %s %s", on ? "enable" : "disable", path);
+	}
+	if (!on && rmdir(inst))
+		die("%s: %s", inst, strerror(errno));
+}
+
+/*
  * The published shares the calibrated model aims at (band_target), and
  * the consecutive-switch overlap Ariadne measured for anonymous memory
  * (HPCA'25: ~70%), which the model is not fitted to.
@@ -1825,6 +1877,7 @@ static void record_profiles(void)
 	knob("enabled", "1");
 	knob("file_enabled", "0");
 	knob("anon_enabled", "0");
+	trace_hold(true);
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
 		app_start(&apps[i], 0);
@@ -1870,12 +1923,21 @@ static void record_profiles(void)
 	}
 	for (i = 0; i < opt.apps; i++) {
 		app_stop(&apps[i]);
-		if (real_root)
-			waitpid(apps[i].child, NULL, 0);
+		waitpid(apps[i].child, NULL, 0);
+		if (!real_root) {
+			close(apps[i].cmd);
+			close(apps[i].reply);
+		}
 	}
-	/* Real apps: 40% of what they had resident after a switch and use. */
+	trace_hold(false);
+	/*
+	 * Real apps: half their memory (file resident, anon resident or
+	 * swapped, the most after a profiling switch and use phase): their
+	 * heaps compress less than the model's pages, and zram's pool comes
+	 * out of the budget too.
+	 */
 	if (real_root && !opt.budget_mb)
-		opt.budget_mb = real_kb * 4 / 10 / 1024;
+		opt.budget_mb = real_kb / 2 / 1024;
 	knob("enabled", "0");
 	if (write_str(fa, fa_old))
 		die("cannot restore %s", fa);
@@ -1946,21 +2008,49 @@ static void table_anon_range(struct app *a, int o, long start, long nr,
 		  (unsigned long)(a->heap + start * psz), nr);
 }
 
+/* Whether [@lo, @hi) of process @pid is within one of its mappings. */
+static bool mapped(pid_t pid, unsigned long lo, unsigned long hi)
+{
+	unsigned long s, e;
+	char path[64], line[512];
+	bool in = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (!in && fgets(line, sizeof(line), f))
+		in = sscanf(line, "%lx-%lx", &s, &e) == 2 && s <= lo && hi <= e;
+	fclose(f);
+	return in;
+}
+
 /*
  * Real app @a's recorded table (file lines; with @anon, anonymous ones
- * too), appended to @b.
+ * too), appended to @b: its anonymous ranges where this run of the app
+ * has them mapped (a runtime that places its heap itself, as V8 does,
+ * moves it from run to run whatever the layout).
  */
 static void real_table(struct app *a, bool anon, struct strbuf *b)
 {
+	unsigned long long addr;
 	char *line = NULL;
 	size_t cap = 0;
+	long n;
 	FILE *f = fopen(a->recorded_table, "r");
 
 	if (!f)
 		die("%s: %s", a->recorded_table, strerror(errno));
-	while (getline(&line, &cap, f) > 0)
-		if (anon || strncmp(line, "anon ", 5))
+	while (getline(&line, &cap, f) > 0) {
+		if (strncmp(line, "anon ", 5)) {
 			sb_printf(b, "%s", line);
+			continue;
+		}
+		if (anon && sscanf(line, "anon %llx:%ld", &addr, &n) == 2 &&
+		    mapped(a->pid, addr, addr + n * psz))
+			sb_printf(b, "%s", line);
+	}
 	free(line);
 	fclose(f);
 }
@@ -2112,7 +2202,8 @@ static void populate_replay(struct app *a)
 		if (!f)
 			die("%s: %s", a->recorded_table, strerror(errno));
 		while (getline(&line, &cap, f) > 0) {
-			if (sscanf(line, "anon %llx:%ld", &addr, &n) != 2)
+			if (sscanf(line, "anon %llx:%ld", &addr, &n) != 2 ||
+			    !mapped(a->pid, addr, addr + n * psz))
 				continue;
 			v.v[v.n++] = (struct iovec){
 				.iov_base = (void *)(uintptr_t)addr,
@@ -2302,7 +2393,8 @@ static void *replay_thread(void *arg)
 
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 		/* userspace-file and populate: file lines only */
-		if (prepagectl_replay(apps[i].pid, apps[i].table))
+		/* A real app's heap may have moved or shrunk since: skips. */
+		if (prepagectl_replay(apps[i].pid, apps[i].table) && !real_root)
 			die("prepagectl replay of app %d skipped a range", i);
 		if (replay_advice == MADV_POPULATE_READ)
 			populate_replay(&apps[i]);
@@ -3092,10 +3184,6 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	       (comm_cpu_ns("kswapd") - kswapd0) / 1e6,
 	       tlb0 < 0 || tlb1 < 0 ? -1 : tlb1 - tlb0,
 	       (now_ns() - t0) / 1e6, bad);
-	if (anatomy && write_str("/proc/sys/kernel/task_delayacct", "0"))
-		die("cannot turn task delay accounting off");
-	if (delay_dequeue && write_str(SCHED_FEATURES, "DELAY_DEQUEUE"))
-		die("cannot turn the scheduler's DELAY_DEQUEUE back on");
 	fflush(stdout);
 	for (i = 0; i < opt.apps; i++) {
 		int status;
@@ -3107,6 +3195,11 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			close(apps[i].reply);
 		}
 	}
+	/* Static keys flip: with no app running (see trace_hold()). */
+	if (anatomy && write_str("/proc/sys/kernel/task_delayacct", "0"))
+		die("cannot turn task delay accounting off");
+	if (delay_dequeue && write_str(SCHED_FEATURES, "DELAY_DEQUEUE"))
+		die("cannot turn the scheduler's DELAY_DEQUEUE back on");
 	mode_cgroup_leave();
 	if (settings)
 		mode_settings(settings, old, true);
@@ -3503,6 +3596,8 @@ int main(int argc, char **argv)
 	       opt.pageout ? 0 : opt.budget_mb, seqlist, opt.memcg,
 	       preempt_model(), opt.no_delay_dequeue);
 	if (real_root) {
+		/* Out of memory, an app goes, not the balloon's holder. */
+		write_str("/proc/self/oom_score_adj", "-1000");
 		real_mounts();
 		printf("WORKLOAD real apps=");
 		for (i = 0; i < nr_real; i++)

@@ -113,7 +113,8 @@ def anatomy(sw):
 
 def parse(path):
     recs = {"SWITCH": [], "APPSTAT": [], "MODE": [], "CONFIG": [],
-            "OVERHEAD": [], "PROFILE": [], "TARGET": [], "HIST": []}
+            "OVERHEAD": [], "PROFILE": [], "TARGET": [], "HIST": [],
+            "APPINFO": [], "WORKLOAD": []}
     with open(path, errors="replace") as f:
         for line in f:
             words = line.split()
@@ -919,7 +920,7 @@ def main():
         summary["footprint"] = fp
     if recs["PROFILE"]:
         summary["profile"] = {
-            k: sum(p[k] for p in recs["PROFILE"])
+            k: sum(p.get(k, 0) for p in recs["PROFILE"])
             for k in ("file_recorded", "file_generated", "file_common",
                       "anon_recorded", "anon_generated", "anon_common")}
     with open(os.path.join(outdir, "results.json"), "w") as f:
@@ -961,6 +962,14 @@ def main():
         if cfg:
             print(" ".join(f"{k}={v}" for k, v in cfg.items()))
         print(run_line(summary["run"]))
+        if recs["APPINFO"]:
+            summary["apps"] = recs["APPINFO"]
+            print("Apps (real programs; memory after a profiling switch and "
+                  "its use phase, MiB: file resident / anon resident or "
+                  "swapped): " + ", ".join(
+                      f"{a['app']} {a['name']} {a['rss_file_kb'] / 1024:.0f}"
+                      f"/{a['rss_anon_kb'] / 1024:.0f}"
+                      for a in recs["APPINFO"]))
         print(table(summary))
         pt = pairs_table(summary)
         if pt:
@@ -993,9 +1002,10 @@ def main():
         if prof:
             print("\nProfile (prepagectl record, all apps), pages: "
                   + "; ".join(
-                      f"{side} {prof[side + '_recorded']} recorded, "
-                      f"{prof[side + '_generated']} in the generator's "
-                      f"footprints, {prof[side + '_common']} in both"
+                      f"{side} {prof[side + '_recorded']} recorded"
+                      + (f", {prof[side + '_generated']} in the generator's "
+                         f"footprints, {prof[side + '_common']} in both"
+                         if not recs["APPINFO"] else "")
                       for side in ("file", "anon")))
         if fp:
             print("\nFootprint stability over the 10 profiling switches "

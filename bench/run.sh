@@ -12,7 +12,10 @@
 #   BENCH_APPS="DIR..."           the app directories (default
 #                                 bench/apps/*; bench/README.md, "Apps")
 #   BENCH_APP_MODES=LIST          the modes of the apps workload (default:
-#                                 all but the oracle modes)
+#                                 ideal, baseline, userspace, populate,
+#                                 prepage-anon, prepage, prepage-profile)
+#   BENCH_APP_ARGS="..."          its options after BENCH_ARGS' (default
+#                                 --warmup 2 --rounds 4 --anatomy 0)
 #   BENCH_TRIALS=N                measured trials per mode (default 5)
 #
 #   BENCH_STORAGE=emmc|ufs|none   disk throttling profile (default emmc);
@@ -126,10 +129,13 @@ if [ "${BENCH_OVERHEAD:-1}" != only ]; then
 		"$ROOT/bench/stage-apps.sh" "$BUILD/bench-apps/root" "${apps[@]}"
 		size=$(( $(du -sm "$BUILD/bench-apps" | cut -f1) + 512 ))M
 		names=$(for a in "${apps[@]}"; do basename "$a"; done | paste -sd,)
-		# The oracle modes need a footprint known in advance.
-		amodes=${BENCH_APP_MODES:-ideal,baseline,userspace,userspace-file,populate,prepage-file,prepage-anon,prepage,prepage-profile}
+		# The oracle modes need a footprint known in advance. Fewer
+		# rounds and no anatomy trial by default: a real program's
+		# switch takes longer than a model app's (the VM time, README).
+		amodes=${BENCH_APP_MODES:-ideal,baseline,userspace,populate,prepage-anon,prepage,prepage-profile}
 		VM_DISK_TREE=$BUILD/bench-apps run_vm "$out/apps" "$size" \
-			--real-apps /mnt/disk/root --app-list "$names" --modes "$amodes" $args
+			--real-apps /mnt/disk/root --app-list "$names" --modes "$amodes" \
+			$args ${BENCH_APP_ARGS:---warmup 2 --rounds 4 --anatomy 0}
 	fi
 	[[ " $workloads " = *" model "* ]] &&
 		run_vm "$out" "${VM_DISK_SIZE:-1G}" $args

@@ -16,8 +16,8 @@ import numpy as np  # noqa: E402
 series = np.load('series.npy', mmap_mode='r')
 N = len(series)
 # The dashboard's fixed panels: windows of the series it always shows.
-PANELS = [(i * N // 7, 20000) for i in range(3)]
-fig, axes = plt.subplots(2, 2, figsize=(4.8, 3.2), dpi=100)
+PANELS = [(i * N // 7, 20000) for i in range(2)]
+fig, axes = plt.subplots(1, 3, figsize=(4.8, 1.6), dpi=80)
 kept = []
 
 
@@ -25,8 +25,8 @@ def draw(windows):
     for ax, (start, n) in zip(axes.flat, windows):
         ax.clear()
         y = np.asarray(series[start:start + n])
-        ax.plot(y[::20], linewidth=0.6)
-        ax.plot(np.convolve(y, np.ones(200) / 200, 'valid')[::20],
+        ax.plot(y[::50], linewidth=0.6)
+        ax.plot(np.convolve(y, np.ones(200) / 200, 'valid')[::50],
                 linewidth=0.8)
         ax.set_title('%d' % start, fontsize=6)
         ax.tick_params(labelsize=5)
@@ -44,7 +44,7 @@ def use(r):
     rng = np.random.default_rng(50000 + r)
     kept.append(np.asarray(series[:50000]) * rng.normal())
     del kept[:-2]
-    draw([(int(rng.integers(N - 20000)), 20000) for _ in range(4)])
+    draw([(int(rng.integers(N - 20000)), 20000) for _ in range(3)])
 
 
 print('READY', flush=True)
