@@ -540,7 +540,7 @@ static void model_class_pages(const double *target, long fp, long *pages)
 	}
 	for (c = 0; c < NR_CLASSES; c++) {
 		if (m[c][NR_CLASSES] < 0)
-			die("footprint model: no class sizes give the target shares");
+			die("footprint model: no class sizes give the target shares (with a large --gc, by address)");
 		used += m[c][NR_CLASSES] * pbar[c];
 	}
 	for (c = 0; c < NR_CLASSES; c++)
@@ -600,14 +600,19 @@ static void shuffle(int *v, int n, uint64_t key)
 	}
 }
 
-/* The calibrated model of app @a: its runs and their touch order. */
-static void model_build(struct app *a)
+/*
+ * The calibrated model of app @a: its runs and their touch order; the
+ * heap's classes sized for the bands @anon_target (see model_calibrate()).
+ */
+static void model_build(struct app *a, const double *anon_target)
 {
 	struct model *m = &a->model;
 	long pages[2][NR_CLASSES];
 	uint8_t *taken[NR_FILES + 1];
 	int o, c, i, k;
 
+	free(m->runs);
+	free(m->order);
 	memset(m, 0, sizeof(*m));
 	m->key = app_key(a->id);
 	if (opt.footprint != FP_CALIBRATED)
@@ -619,7 +624,7 @@ static void model_build(struct app *a)
 			die("out of memory");
 	}
 	model_class_pages(band_target[0], opt.file_fp, pages[0]);
-	model_class_pages(band_target[1], opt.anon_fp, pages[1]);
+	model_class_pages(anon_target, opt.anon_fp, pages[1]);
 	for (c = 0; c < NR_CLASSES; c++) {
 		long fw = pages[0][c] * opt.framework_pct / 100;
 		long rest = pages[0][c] - fw;
@@ -1015,34 +1020,27 @@ static int nr_real;
 /* The checksum each round's switch answered first, by app (0: none). */
 static struct { bool set; unsigned long long sum; } real_sums[MAX_APPS][SUMS_OFF + MAX_ROUNDS];
 
-/* A value of the manifest line KEY="VALUE" of app @name, or die. */
-static void manifest_get(const char *name, const char *key, char *out,
-			 size_t size)
+/*
+ * App @name's command line: ROOT/apps/NAME/COMMAND, which
+ * bench/stage-apps.sh wrote from the manifest as the shell read it.
+ */
+static void real_command(const char *name, char *out, size_t size)
 {
-	char path[PATH_MAX], *line = NULL;
-	size_t cap = 0, kl = strlen(key);
-	bool found = false;
-	FILE *f;
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
 
-	snprintf(path, sizeof(path), "%s/apps/%s/manifest", real_root, name);
-	f = fopen(path, "r");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	while (!found && getline(&line, &cap, f) > 0) {
-		char *v = line + kl + 2, *end;
-
-		if (strncmp(line, key, kl) || line[kl] != '=' || line[kl + 1] != '"')
-			continue;
-		end = strrchr(v, '"');
-		if (!end)
-			die("%s: %s is not KEY=\"VALUE\"", path, key);
-		snprintf(out, size, "%.*s", (int)(end - v), v);
-		found = true;
-	}
-	free(line);
-	fclose(f);
-	if (!found)
-		die("%s: no %s", path, key);
+	snprintf(path, sizeof(path), "%s/apps/%s/COMMAND", real_root, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die("%s: %s (staged by bench/stage-apps.sh?)", path,
+		    strerror(errno));
+	n = read(fd, out, size);
+	close(fd);
+	if (n <= 0 || (size_t)n == size)
+		die("%s: empty or longer than %zu bytes", path, size - 1);
+	out[n] = 0;
+	out[strcspn(out, "\n")] = 0;
 }
 
 /* The system mounts the apps need, bound into the root, once. */
@@ -1071,6 +1069,9 @@ static void real_line(struct app *a, char *buf, size_t size)
 		    WIFSIGNALED(status) ? "signal" : "exit",
 		    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 	}
+	if (!strchr(buf, '\n'))
+		die("app %s: a line longer than %zu bytes", real_names[a->id],
+		    size - 1);
 	buf[strcspn(buf, "\n")] = 0;
 	if (!strncmp(buf, "ERROR", 5))
 		die("app %s: %s", real_names[a->id], buf);
@@ -1084,12 +1085,12 @@ static void real_line(struct app *a, char *buf, size_t size)
  */
 static void real_start(struct app *a)
 {
-	char cmd[1024], dir[128], buf[256];
+	char cmd[4096], dir[128], buf[4096];
 	int c[2], r[2];
 	pid_t pid;
 
-	manifest_get(real_names[a->id], "COMMAND", cmd, sizeof(cmd) - 8);
-	if (pipe(c) || pipe(r))
+	real_command(real_names[a->id], cmd, sizeof(cmd) - 8);
+	if (pipe2(c, O_CLOEXEC) || pipe2(r, O_CLOEXEC))
 		die("pipe: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
@@ -1182,11 +1183,11 @@ static void real_page_out(struct app *a, bool caches)
 static struct msg real_call(struct app *a, char cmd, int round)
 {
 	struct msg m = { .cmd = cmd, .round = round };
-	char buf[256];
+	char buf[4096];
 
 	switch (cmd) {
 	case 'S': {
-		unsigned long long sum;
+		unsigned long long sum, done_ns;
 		int i = round + SUMS_OFF;
 
 		fprintf(a->rout, "S %d\n", round);
@@ -1194,8 +1195,24 @@ static struct msg real_call(struct app *a, char cmd, int round)
 		real_line(a, buf, sizeof(buf));
 		m.t = now_ns();
 		m.heap_t = m.t;
-		if (sscanf(buf, "DONE %llx", &sum) != 1)
+		/*
+		 * The app's own clock when it was done, if it gives it (the
+		 * driver's wake-up after that is not the app's latency).
+		 */
+		switch (sscanf(buf, "DONE %llx %llu", &sum, &done_ns)) {
+		case 2:
+			if (done_ns > m.t)
+				die("app %s: done at %llu, after now (%llu): not CLOCK_MONOTONIC ns",
+				    real_names[a->id], done_ns,
+				    (unsigned long long)m.t);
+			m.t = done_ns;
+			m.heap_t = m.t;
+			break;
+		case 1:
+			break;
+		default:
 			die("app %s: no DONE: %s", real_names[a->id], buf);
+		}
 		if (i < 0 || i >= SUMS_OFF + MAX_ROUNDS)
 			die("round %d out of range", round);
 		if (!real_sums[a->id][i].set) {
@@ -1534,6 +1551,60 @@ static void gen_count(struct app *a, int round, struct footprint *fp,
 }
 
 /*
+ * Build @a's calibrated model so that its anonymous bands come out as
+ * ASAP's by address, the way ASAP (and prepagectl record) counted pages:
+ * the GC's moves split a page's uses between two addresses, so the bands
+ * by logical page must be more stable than the target. The logical
+ * targets are corrected by what the profiling switches give by address,
+ * a few times over (the heap laid out anew after).
+ */
+static void model_calibrate(struct app *a)
+{
+	double t[NR_CLASSES], sum;
+	struct footprint fp;
+	struct gen_counts g;
+	int it, r, b;
+	long p;
+
+	memcpy(t, band_target[1], sizeof(t));
+	for (it = 0; ; it++) {
+		double got[NR_CLASSES] = { 0 }, seen = 0;
+
+		model_build(a, t);
+		if (opt.footprint != FP_CALIBRATED || !opt.gc_pct || it == 4)
+			break;
+		heap_reset(a);
+		fp_alloc(&fp);
+		gen_alloc(&g);
+		for (r = 0; r < opt.profile_rounds; r++) {
+			gen_count(a, -1 - r, &fp, &g);
+			heap_gc(a, NULL);
+		}
+		for (p = 0; p < heap_pages(); p++) {
+			int k = g.slot[NR_FILES][p];
+
+			if (k) {
+				got[band_of(k * 10 / opt.profile_rounds)]++;
+				seen++;
+			}
+		}
+		gen_free(&g);
+		for (b = 0; b <= NR_FILES; b++)
+			free(fp.map[b]);
+		sum = 0;
+		for (b = 0; b < NR_CLASSES; b++) {
+			t[b] += band_target[1][b] - 100 * got[b] / seen;
+			if (t[b] < 1)
+				t[b] = 1;
+			sum += t[b];
+		}
+		for (b = 0; b < NR_CLASSES; b++)
+			t[b] = t[b] * 100 / sum;
+	}
+	heap_reset(a);
+}
+
+/*
  * prepagectl's note of how many pages were used in 1, 2, ... of the
  * windows, from line @line, into a->recorded.
  */
@@ -1726,10 +1797,11 @@ static void print_hist(struct app *a, struct gen_counts *g)
 		ov[side] += r->len * r->p * r->p;
 		pw[side] += r->len * r->p;
 	}
+	/* By address, as ASAP and prepagectl counted pages. */
 	for (o = 0; o <= NR_FILES; o++)
 		for (p = 0; p < obj_pages(o); p++)
-			if (g->logical[o][p] && g->logical[o][p] < 64)
-				gen[o == NR_FILES][g->logical[o][p]]++;
+			if (g->slot[o][p] && g->slot[o][p] < 64)
+				gen[o == NR_FILES][g->slot[o][p]]++;
 	for (side = 0; side < 2; side++) {
 		const char *name = side ? "anon" : "file";
 
@@ -1766,10 +1838,13 @@ static void print_hist(struct app *a, struct gen_counts *g)
  * multi-threaded TCG, which the benchmark runs on, mishandles code that
  * is patched while another vCPU runs it: the guest Oopses on an int3
  * (README, "The test VM runs single-threaded TCG"). prepagectl enables
- * its events with the apps running; held on from before they start, its
- * enabling patches nothing. The same goes for every other static key the
- * benchmark flips (prepage's enabled, task delay accounting, scheduler
- * features): with no app running.
+ * its events with the apps running. Each instance adds a probe to an
+ * event's tracepoint, and going from none to one probe flips its static
+ * key, and from one to two (or back) updates its static call: both
+ * patch code. Held in two instances from before the apps start,
+ * prepagectl's third probe patches nothing. The same goes for every
+ * other static key the benchmark flips (prepage's enabled, task delay
+ * accounting, scheduler features): with no app running.
  */
 static void trace_hold(bool on)
 {
@@ -1778,23 +1853,28 @@ static void trace_hold(bool on)
 		"filemap/mm_filemap_get_pages", "filemap/mm_filemap_map_pages",
 		"filemap/mm_filemap_fault", "anon/mm_anon_swapin",
 	};
-	const char *inst = "/sys/kernel/tracing/instances/prepage-bench";
-	char path[256];
+	char inst[128], path[256];
 	unsigned int i;
+	int k;
 
-	if (on && mkdir(inst, 0700) && errno != EEXIST)
-		die("%s: %s (tracefs mounted?)", inst, strerror(errno));
-	snprintf(path, sizeof(path), "%s/tracing_on", inst);
-	if (on && write_str(path, "0"))
-		die("cannot turn tracing off in %s", inst);
-	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
-		snprintf(path, sizeof(path), "%s/events/%s/enable", inst,
-			 events[i]);
-		if (write_str(path, on ? "1" : "0"))
-			die("cannot %s %s", on ? "enable" : "disable", path);
+	for (k = 0; k < 2; k++) {
+		snprintf(inst, sizeof(inst),
+			 "/sys/kernel/tracing/instances/prepage-bench%d", k);
+		if (on && mkdir(inst, 0700) && errno != EEXIST)
+			die("%s: %s (tracefs mounted?)", inst, strerror(errno));
+		snprintf(path, sizeof(path), "%s/tracing_on", inst);
+		if (on && write_str(path, "0"))
+			die("cannot turn tracing off in %s", inst);
+		for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+			snprintf(path, sizeof(path), "%s/events/%s/enable",
+				 inst, events[i]);
+			if (write_str(path, on ? "1" : "0"))
+				die("cannot %s %s", on ? "enable" : "disable",
+				    path);
+		}
+		if (!on && rmdir(inst))
+			die("%s: %s", inst, strerror(errno));
 	}
-	if (!on && rmdir(inst))
-		die("%s: %s", inst, strerror(errno));
 }
 
 /*
@@ -1827,8 +1907,7 @@ static int model_only(void)
 		struct app *a = &apps[i];
 
 		a->id = i;
-		model_build(a);
-		heap_reset(a);
+		model_calibrate(a);
 		gen_alloc(&g);
 		for (r = 0; r < opt.profile_rounds; r++) {
 			gen_count(a, -1 - r, &fp, &g);
@@ -1838,6 +1917,8 @@ static int model_only(void)
 		print_hist(a, &g);
 		gen_free(&g);
 	}
+	for (i = 0; i <= NR_FILES; i++)
+		free(fp.map[i]);
 	return 0;
 }
 
@@ -2967,6 +3048,12 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	bool ideal = !strcmp(mode, "ideal");
 	bool user = !strncmp(mode, "userspace", 9) || !strcmp(mode, "populate");
 	bool profile = !strcmp(mode, "prepage-profile");
+	/*
+	 * The calibrated model's switch-out moves heap pages, which the
+	 * oracle's next tables must see: it comes before the tables are set
+	 * (real apps' too, alike); the uniform model's after, as it did.
+	 */
+	bool gc_first = opt.footprint == FP_CALIBRATED || real_root;
 	int *sched = switch_schedule(), *order;
 	bool reclaim = !opt.pageout && !ideal;
 	uint64_t cpu0, kswapd0, replay0, t0, val[NR_KEYS];
@@ -3014,12 +3101,13 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		mode_settings(settings, old, false);
 	/*
 	 * Everyone starts in the background, the heap as the profiling
-	 * switches left it (the profile's addresses are those).
+	 * switches left it once this switch-out is done (the profile's
+	 * addresses are those).
 	 */
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
-		app_start(&apps[i], opt.profile_rounds);
-		if (!ideal || opt.footprint == FP_CALIBRATED)
+		app_start(&apps[i], opt.profile_rounds - 1);
+		if (gc_first && (!ideal || opt.footprint == FP_CALIBRATED))
 			app_background(&apps[i], !ideal);
 		if (oracle) {
 			if (!apps[i].next.map[0])
@@ -3031,6 +3119,9 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		if (user)
 			write_table(&apps[i], replay_advice == MADV_WILLNEED);
 	}
+	/* The uniform model's order, as it always was: tables, then out. */
+	for (i = 0; i < opt.apps && !gc_first && !ideal; i++)
+		app_background(&apps[i], true);
 	cpu0 = comm_cpu_ns("kprepaged");
 	kswapd0 = comm_cpu_ns("kswapd");
 	tlb0 = tlb_ipis();
@@ -3113,7 +3204,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			}
 			/* Used on (unmeasured), then to the background. */
 			bad += app_use(a, r);
-			if (!ideal || opt.footprint == FP_CALIBRATED)
+			if (gc_first && (!ideal || opt.footprint == FP_CALIBRATED))
 				app_background(a, !ideal);
 			/*
 			 * The same tables as the replay's at every switch: put
@@ -3157,6 +3248,8 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				       (unsigned long long)(an1.majflt - an0.majflt),
 				       cold.file_prof, cold.file_other,
 				       cold.anon_prof, cold.anon_other, m.bad);
+			if (!gc_first && !ideal)
+				app_background(a, true);
 		}
 	}
 	for (i = 0; i < opt.apps; i++) {
@@ -3556,7 +3649,7 @@ int main(int argc, char **argv)
 			      (int (*)(const void *, const void *))strcmp);
 		}
 		for (i = 0; i < nr_real; i++) {
-			snprintf(path, sizeof(path), "%s/apps/%s/manifest",
+			snprintf(path, sizeof(path), "%s/apps/%s/COMMAND",
 				 real_root, real_names[i]);
 			if (access(path, R_OK))
 				die("%s: %s", path, strerror(errno));
@@ -3586,18 +3679,13 @@ int main(int argc, char **argv)
 	}
 	if (opt.anatomy)
 		ts_open();
-	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d footprint=%s gc_pct=%d use_alloc=%ld framework_pages=%ld framework_pct=%d jitter_pct=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s memcg=%d preempt=%s no_delay_dequeue=%d\n",
-	       opt.apps, opt.warmup, opt.rounds, opt.trials, opt.anatomy,
-	       opt.seed, opt.work, footprint_names[opt.footprint],
-	       opt.gc_pct, opt.use_alloc, opt.framework_pages,
-	       opt.framework_pct, opt.jitter_pct,
-	       opt.file_fp, opt.anon_fp, opt.big_pages, opt.small_pages,
-	       opt.anon_pages, opt.pageout ? "pageout" : "reclaim",
-	       opt.pageout ? 0 : opt.budget_mb, seqlist, opt.memcg,
-	       preempt_model(), opt.no_delay_dequeue);
 	if (real_root) {
-		/* Out of memory, an app goes, not the balloon's holder. */
+		/*
+		 * Out of memory, an app goes, not the balloon's holder; and
+		 * the driver learns of it from the pipe's end, not SIGPIPE.
+		 */
 		write_str("/proc/self/oom_score_adj", "-1000");
+		signal(SIGPIPE, SIG_IGN);
 		real_mounts();
 		printf("WORKLOAD real apps=");
 		for (i = 0; i < nr_real; i++)
@@ -3607,9 +3695,19 @@ int main(int argc, char **argv)
 	for (i = 0; i < opt.apps && !real_root; i++) {
 		apps[i].id = i;
 		make_files(&apps[i]);
-		model_build(&apps[i]);
+		model_calibrate(&apps[i]);
 	}
 	record_profiles();
+	/* After the profiles: a real app's budget comes from them. */
+	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d footprint=%s gc_pct=%d use_alloc=%ld framework_pages=%ld framework_pct=%d jitter_pct=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s memcg=%d preempt=%s no_delay_dequeue=%d\n",
+	       opt.apps, opt.warmup, opt.rounds, opt.trials, opt.anatomy,
+	       opt.seed, opt.work, footprint_names[opt.footprint],
+	       opt.gc_pct, opt.use_alloc, opt.framework_pages,
+	       opt.framework_pct, opt.jitter_pct,
+	       opt.file_fp, opt.anon_fp, opt.big_pages, opt.small_pages,
+	       opt.anon_pages, opt.pageout ? "pageout" : "reclaim",
+	       opt.pageout ? 0 : opt.budget_mb, seqlist, opt.memcg,
+	       preempt_model(), opt.no_delay_dequeue);
 	/* Modes interleaved, the order rotated each trial. */
 	for (t = 0; t < opt.trials; t++)
 		for (i = 0; i < nr_modes; i++)

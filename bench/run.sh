@@ -134,8 +134,8 @@ if [ "${BENCH_OVERHEAD:-1}" != only ]; then
 		# switch takes longer than a model app's (the VM time, README).
 		amodes=${BENCH_APP_MODES:-ideal,baseline,userspace,populate,prepage-anon,prepage,prepage-profile}
 		VM_DISK_TREE=$BUILD/bench-apps run_vm "$out/apps" "$size" \
-			--real-apps /mnt/disk/root --app-list "$names" --modes "$amodes" \
-			$args ${BENCH_APP_ARGS:---warmup 2 --rounds 4 --anatomy 0}
+			$args ${BENCH_APP_ARGS:---warmup 2 --rounds 4 --anatomy 0} \
+			--real-apps /mnt/disk/root --app-list "$names" --modes "$amodes"
 	fi
 	[[ " $workloads " = *" model "* ]] &&
 		run_vm "$out" "${VM_DISK_SIZE:-1G}" $args

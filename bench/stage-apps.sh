@@ -16,7 +16,8 @@
 # looked up under /usr, /etc and the merged-/usr links is copied into
 # ROOT (symbolic links with their targets). The app's answers must come
 # back as the protocol says, or staging fails. ROOT/apps/NAME/VERSIONS
-# lists the Debian packages of the manifest with their versions. A
+# lists the Debian packages of the manifest with their versions, and
+# ROOT/apps/NAME/COMMAND its command line, which prepage-bench runs. A
 # stamp keeps ROOT when nothing it was made from changed.
 set -euo pipefail
 . "$(dirname "$0")/../dev/lib.sh"
@@ -88,7 +89,11 @@ for d in "$@"; do
 		cd "$app"
 		[ -z "$BUILD" ] || sh -c "$BUILD" || die "$name: BUILD failed: $BUILD"
 		[ -z "$DATA" ] || sh -c "$DATA" || die "$name: DATA failed: $DATA"
+		[ -n "$PACKAGES" ] || die "$d/manifest: no PACKAGES"
 		dpkg-query -W $PACKAGES >VERSIONS || die "$name: packages not installed: $PACKAGES (dev/setup.sh bench)"
+		# The command as the shell read the manifest: what prepage-bench
+		# runs (it reads this file, not the manifest).
+		printf '%s\n' "$COMMAND" >COMMAND
 		trace=$(mktemp)
 		out=$(printf 'S 0\nU 0\nB\nS 1\nU 1\nB\nQ\n' |
 		      strace -f -qq -e trace=%file,execve -e signal=none -o "$trace" \

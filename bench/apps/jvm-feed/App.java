@@ -90,7 +90,10 @@ public final class App {
 			if (c[0].isEmpty() || c[0].equals("Q"))
 				break;
 			switch (c[0]) {
-			case "S" -> System.out.printf("DONE %08x%n", doSwitch(Integer.parseInt(c[1])));
+			case "S" -> {
+				long sum = doSwitch(Integer.parseInt(c[1]));
+				System.out.printf("DONE %08x %d%n", sum, System.nanoTime());
+			}
 			case "U" -> { use(Integer.parseInt(c[1])); System.out.println("OK"); }
 			case "B" -> { System.gc(); System.out.println("OK"); }
 			default -> System.out.println("ERROR unknown command");

@@ -56,7 +56,8 @@ rl.on('line', (line) => {
 	if (cmd[0] === 'Q' || cmd[0] === '') {
 		process.exit(0);
 	} else if (cmd[0] === 'S') {
-		process.stdout.write(`DONE ${doSwitch(parseInt(cmd[1], 10))}\n`);
+		const sum = doSwitch(parseInt(cmd[1], 10));
+		process.stdout.write(`DONE ${sum} ${process.hrtime.bigint()}\n`);
 	} else if (cmd[0] === 'U') {
 		use(parseInt(cmd[1], 10));
 		process.stdout.write('OK\n');

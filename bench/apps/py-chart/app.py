@@ -3,6 +3,7 @@
 import gc
 import os
 import sys
+import time
 import zlib
 
 # matplotlib's font cache in the app's directory: made when the app is
@@ -53,7 +54,8 @@ for line in sys.stdin:
     if not cmd or cmd[0] == 'Q':
         break
     if cmd[0] == 'S':
-        print('DONE %08x' % switch(int(cmd[1])), flush=True)
+        crc = switch(int(cmd[1]))
+        print('DONE %08x %d' % (crc, time.monotonic_ns()), flush=True)
     elif cmd[0] == 'U':
         use(int(cmd[1]))
         print('OK', flush=True)

@@ -4,6 +4,7 @@ import gc
 import random
 import sqlite3
 import sys
+import time
 import zlib
 
 db = sqlite3.connect('file:posts.db?mode=ro&immutable=1', uri=True)
@@ -49,7 +50,8 @@ for line in sys.stdin:
     if not cmd or cmd[0] == 'Q':
         break
     if cmd[0] == 'S':
-        print('DONE %08x' % switch(int(cmd[1])), flush=True)
+        crc = switch(int(cmd[1]))
+        print('DONE %08x %d' % (crc, time.monotonic_ns()), flush=True)
     elif cmd[0] == 'U':
         use(int(cmd[1]))
         print('OK', flush=True)

@@ -18,7 +18,8 @@ server = subprocess.Popen(
     ['/usr/bin/redis-server', '--port', '0', '--unixsocket', SOCK,
      '--save', '', '--appendonly', 'no', '--enable-debug-command', 'local',
      '--maxmemory-policy', 'noeviction', '--daemonize', 'no',
-     '--logfile', '/dev/null'], stdin=subprocess.DEVNULL)
+     '--logfile', '/dev/null'], stdin=subprocess.DEVNULL,
+    stdout=subprocess.DEVNULL)
 for _ in range(600):
     if os.path.exists(SOCK):
         break
@@ -97,7 +98,8 @@ for line in sys.stdin:
     if not cmd or cmd[0] == 'Q':
         break
     if cmd[0] == 'S':
-        print('DONE %08x' % switch(int(cmd[1])), flush=True)
+        crc = switch(int(cmd[1]))
+        print('DONE %08x %d' % (crc, time.monotonic_ns()), flush=True)
     elif cmd[0] == 'U':
         use(int(cmd[1]))
         print('OK', flush=True)
