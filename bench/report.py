@@ -176,24 +176,28 @@ def switch_index(measured):
     return index
 
 
-def cluster_bootstrap(clusters, resamples=RESAMPLES, seed=SEED):
-    """The geometric mean ratio of the clusters @clusters ([sum of the log
-    ratios, how many]) and its 95% percentile interval from @resamples
-    resamples of whole clusters, with replacement: (ratio, low, high),
-    low and high None with fewer than two clusters."""
-    sums = [s for s, _ in clusters]
-    ns = [n for _, n in clusters]
+def cluster_bootstrap(trials, resamples=RESAMPLES, seed=SEED):
+    """The geometric mean ratio of @trials (per trial, its rounds' [sum of
+    the log ratios, how many]) and its 95% percentile interval from
+    @resamples two-stage resamples with replacement: the trials, then the
+    rounds within each trial drawn (each trial runs a mode with its own
+    memory cgroup and balloon, and its rounds carry memory state from one
+    to the next). (ratio, low, high); low and high None with fewer than
+    two rounds in all."""
+    sums = [s for t in trials for s, _ in t]
+    ns = [n for t in trials for _, n in t]
     est = math.exp(sum(sums) / sum(ns))
-    k = len(clusters)
-    if k < 2:
+    if len(sums) < 2:
         return est, None, None
     rng = random.Random(seed)
-    idx = range(k)
     boots = []
     for _ in range(resamples):
-        pick = rng.choices(idx, k=k)
-        boots.append(math.exp(sum(sums[i] for i in pick) /
-                              sum(ns[i] for i in pick)))
+        tot = cnt = 0
+        for t in rng.choices(trials, k=len(trials)):
+            for s, n in rng.choices(t, k=len(t)):
+                tot += s
+                cnt += n
+        boots.append(math.exp(tot / cnt))
     boots.sort()
     return est, pct(boots, 2.5), pct(boots, 97.5)
 
@@ -214,11 +218,15 @@ def compare(index, a, b):
         c[1] += 1
     if not clusters:
         return None
-    # In a fixed order: the resamples draw clusters by position.
-    cl = [clusters[k] for k in sorted(clusters, key=str)]
-    est, low, high = cluster_bootstrap(cl)
+    # In a fixed order: the resamples draw by position.
+    trials = {}
+    for k in sorted(clusters, key=str):
+        trials.setdefault(k[0], []).append(clusters[k])
+    tr = [trials[t] for t in sorted(trials, key=str)]
+    est, low, high = cluster_bootstrap(tr)
     return {"b": b, "a": a, "ratio": est, "ci_low": low, "ci_high": high,
-            "pairs": sum(n for _, n in cl), "clusters": len(cl),
+            "pairs": sum(n for t in tr for _, n in t),
+            "clusters": sum(len(t) for t in tr), "trials": len(tr),
             "verdict": verdict(low, high)}
 
 
@@ -973,13 +981,13 @@ def main():
         print(table(summary))
         pt = pairs_table(summary)
         if pt:
-            print("\nPaired comparisons (95% CI, cluster bootstrap over "
-                  "(trial, round)):")
+            print("\nPaired comparisons (95% CI, two-stage bootstrap: "
+                  "trials, then rounds within them):")
             print(pt)
             print("(ratio = A's latency over B's, switch by switch "
                   "(trial, sequence, app, round), geometric mean:\n above "
                   "1.00 B is faster; pairs = switches in both, clusters = "
-                  f"(trial, round)s resampled, {RESAMPLES} times)")
+                  f"(trial, round)s; {RESAMPLES} resamples)")
         var = [(m, s["speedup_vs_base_mode_by_trial"])
                for m, s in summary["modes"].items()
                if s.get("speedup_vs_base_mode_by_trial")]
@@ -1054,7 +1062,8 @@ def main():
               "over every round of every boot):")
         print(overhead_table(summary["overhead_icount"], unit="insn"))
     print(f"\n(vs base = baseline's latency over the mode's, switch by "
-          f"switch, geometric mean [95% CI, cluster bootstrap];\n = : the "
+          f"switch, geometric mean [95% CI, two-stage bootstrap over trials\n"
+          f" and their rounds]; = : the "
           f"95% interval contains 1.00: no difference;\n"
           f" by trial = the speedup against baseline of each trial, "
           f"paired, lowest-highest;\n P = precision, R = recall; MB/sw = prepaged per switch; pref = "
