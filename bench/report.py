@@ -997,7 +997,8 @@ def main():
             print(render(["mode", "trials", "min-max"],
                          [[m, " ".join(f"{v:.2f}" for v in vs), spread(vs)]
                           for m, vs in var]))
-        ph = phase_table(summary)
+        # Real programs have no files-then-heap render to split.
+        ph = not recs["APPINFO"] and phase_table(summary)
         if ph:
             print("\nThe render's two parts (ms, mean; files first, then "
                   "the heap: anonymous memory):")
