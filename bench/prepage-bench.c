@@ -3658,11 +3658,13 @@ int main(int argc, char **argv)
 			die("%s/apps: no apps", real_root);
 		opt.apps = nr_real;
 	}
-	/* 40% of what the apps map (the framework once, if they use it). */
-	if (!opt.budget_mb && !real_root)
-		opt.budget_mb = (opt.apps * (NR_BIG * opt.big_pages +
-			(NR_OWN - NR_BIG) * opt.small_pages + opt.anon_pages) +
-			(opt.footprint == FP_CALIBRATED ? opt.framework_pages : 0)) *
+	/*
+	 * 40% of what the apps map: over its rounds the uniform model's app
+	 * touches nearly all of it. The calibrated model's below.
+	 */
+	if (!opt.budget_mb && !real_root && opt.footprint == FP_UNIFORM)
+		opt.budget_mb = opt.apps * (NR_BIG * opt.big_pages +
+			(NR_OWN - NR_BIG) * opt.small_pages + opt.anon_pages) *
 			psz * 4 / 10 >> 20;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -3696,6 +3698,21 @@ int main(int argc, char **argv)
 		apps[i].id = i;
 		make_files(&apps[i]);
 		model_calibrate(&apps[i]);
+	}
+	/*
+	 * The calibrated model's app touches only its runs (and the use
+	 * phase's nursery), whatever it maps: 40% of those, the framework's
+	 * once (they are at the same pages for every app).
+	 */
+	if (!opt.budget_mb && !real_root && opt.footprint == FP_CALIBRATED) {
+		long pages = opt.apps * heap_nursery();
+		int k;
+
+		for (i = 0; i < opt.apps; i++)
+			for (k = 0; k < apps[i].model.nr; k++)
+				if (apps[i].model.runs[k].obj != FRAMEWORK || !i)
+					pages += apps[i].model.runs[k].len;
+		opt.budget_mb = pages * psz * 4 / 10 >> 20;
 	}
 	record_profiles();
 	/* After the profiles: a real app's budget comes from them. */
