@@ -2108,10 +2108,21 @@ static bool mapped(pid_t pid, unsigned long lo, unsigned long hi)
 }
 
 /*
- * Real app @a's recorded table (file lines; with @anon, anonymous ones
- * too), appended to @b: its anonymous ranges where this run of the app
- * has them mapped (a runtime that places its heap itself, as V8 does,
- * moves it from run to run whatever the layout).
+ * Whether @line of a real app's table is an anonymous range that this
+ * run of app @a has mapped (a runtime that places its heap itself, as V8
+ * does, moves it from run to run whatever the layout): its start and
+ * pages into @addr and @n.
+ */
+static bool real_anon_line(struct app *a, const char *line,
+			   unsigned long long *addr, long *n)
+{
+	return sscanf(line, "anon %llx:%ld", addr, n) == 2 &&
+	       mapped(a->pid, *addr, *addr + *n * psz);
+}
+
+/*
+ * Real app @a's recorded table (file lines; with @anon, the anonymous
+ * ranges it has mapped too), appended to @b.
  */
 static void real_table(struct app *a, bool anon, struct strbuf *b)
 {
@@ -2128,8 +2139,7 @@ static void real_table(struct app *a, bool anon, struct strbuf *b)
 			sb_printf(b, "%s", line);
 			continue;
 		}
-		if (anon && sscanf(line, "anon %llx:%ld", &addr, &n) == 2 &&
-		    mapped(a->pid, addr, addr + n * psz))
+		if (anon && real_anon_line(a, line, &addr, &n))
 			sb_printf(b, "%s", line);
 	}
 	free(line);
@@ -2283,8 +2293,7 @@ static void populate_replay(struct app *a)
 		if (!f)
 			die("%s: %s", a->recorded_table, strerror(errno));
 		while (getline(&line, &cap, f) > 0) {
-			if (sscanf(line, "anon %llx:%ld", &addr, &n) != 2 ||
-			    !mapped(a->pid, addr, addr + n * psz))
+			if (!real_anon_line(a, line, &addr, &n))
 				continue;
 			v.v[v.n++] = (struct iovec){
 				.iov_base = (void *)(uintptr_t)addr,

@@ -24,6 +24,7 @@ set -euo pipefail
 
 [ $# -ge 2 ] || die "usage: bench/stage-apps.sh ROOT APPDIR..."
 root=$(realpath -m "$1")
+here=$(cd "$(dirname "$0")" && pwd)
 shift
 for t in strace dpkg-query mkfs.ext4; do
 	command -v $t >/dev/null || die "$t missing: run dev/setup.sh bench"
@@ -35,7 +36,7 @@ stamp=$( {
 		(cd "$d" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 		( . "$d/manifest"; dpkg-query -W ${PACKAGES:-} 2>/dev/null || true)
 	done
-	sha256sum <"$0"
+	cat "$0" "$here/app_protocol.py" | sha256sum
 } | sha256sum | cut -c1-16)
 if [ -f "$root/.stamp" ] && [ "$(cat "$root/.stamp")" = "$stamp" ]; then
 	log "apps: $root is up to date"
@@ -86,6 +87,8 @@ for d in "$@"; do
 		app=$root/apps/$name
 		mkdir -p "$app"
 		cp -a "$d/." "$app/"
+		# The protocol for apps in Python (the others speak it alone).
+		cp "$here/app_protocol.py" "$app/"
 		cd "$app"
 		[ -z "$BUILD" ] || sh -c "$BUILD" || die "$name: BUILD failed: $BUILD"
 		[ -z "$DATA" ] || sh -c "$DATA" || die "$name: DATA failed: $DATA"

@@ -2,8 +2,6 @@
 """prepage-bench app (bench/README.md, "Apps"): a dashboard of charts."""
 import gc
 import os
-import sys
-import time
 import zlib
 
 # matplotlib's font cache in the app's directory: made when the app is
@@ -13,6 +11,7 @@ import matplotlib  # noqa: E402
 matplotlib.use('Agg')
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from app_protocol import serve  # noqa: E402
 
 series = np.load('series.npy', mmap_mode='r')
 N = len(series)
@@ -48,19 +47,4 @@ def use(r):
     draw([(int(rng.integers(N - 20000)), 20000) for _ in range(3)])
 
 
-print('READY', flush=True)
-for line in sys.stdin:
-    cmd = line.split()
-    if not cmd or cmd[0] == 'Q':
-        break
-    if cmd[0] == 'S':
-        crc = switch(int(cmd[1]))
-        print('DONE %08x %d' % (crc, time.monotonic_ns()), flush=True)
-    elif cmd[0] == 'U':
-        use(int(cmd[1]))
-        print('OK', flush=True)
-    elif cmd[0] == 'B':
-        gc.collect()
-        print('OK', flush=True)
-    else:
-        print('ERROR unknown command', flush=True)
+serve(switch, use, gc.collect)

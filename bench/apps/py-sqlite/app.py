@@ -3,9 +3,9 @@
 import gc
 import random
 import sqlite3
-import sys
-import time
 import zlib
+
+from app_protocol import serve
 
 db = sqlite3.connect('file:posts.db?mode=ro&immutable=1', uri=True)
 db.execute('PRAGMA cache_size=-16000')     # 16 MB, in the heap
@@ -44,19 +44,4 @@ def use(r):
     feed(rng, [rng.randrange(2000) for _ in range(20)], 10)
 
 
-print('READY', flush=True)
-for line in sys.stdin:
-    cmd = line.split()
-    if not cmd or cmd[0] == 'Q':
-        break
-    if cmd[0] == 'S':
-        crc = switch(int(cmd[1]))
-        print('DONE %08x %d' % (crc, time.monotonic_ns()), flush=True)
-    elif cmd[0] == 'U':
-        use(int(cmd[1]))
-        print('OK', flush=True)
-    elif cmd[0] == 'B':
-        gc.collect()
-        print('OK', flush=True)
-    else:
-        print('ERROR unknown command', flush=True)
+serve(switch, use, gc.collect)

@@ -7,9 +7,10 @@ import os
 import random
 import socket
 import subprocess
-import sys
 import time
 import zlib
+
+from app_protocol import serve
 
 SOCK = os.path.abspath('redis.sock')
 if os.path.exists(SOCK):
@@ -92,21 +93,6 @@ def use(r):
         call(*args)
 
 
-print('READY %d' % server.pid, flush=True)
-for line in sys.stdin:
-    cmd = line.split()
-    if not cmd or cmd[0] == 'Q':
-        break
-    if cmd[0] == 'S':
-        crc = switch(int(cmd[1]))
-        print('DONE %08x %d' % (crc, time.monotonic_ns()), flush=True)
-    elif cmd[0] == 'U':
-        use(int(cmd[1]))
-        print('OK', flush=True)
-    elif cmd[0] == 'B':
-        call('MEMORY', 'PURGE')
-        print('OK', flush=True)
-    else:
-        print('ERROR unknown command', flush=True)
+serve(switch, use, lambda: call('MEMORY', 'PURGE'), pid=server.pid)
 server.terminate()
 server.wait()
