@@ -28,7 +28,10 @@
  * Three app sequences, round by round in turn (--sequences): cycle (every
  * app once a round, the order rotated), hub (every other switch goes back
  * to one app, as to a launcher or a messenger) and random (a seeded
- * shuffle, no app twice in a row).
+ * shuffle, no app twice in a row); and zipf, for the scenario "apps"
+ * (each switch an app drawn with a chance in proportion to 1 / (id + 1),
+ * not the one in front), where an app's footprint follows its own count
+ * of switches, not the round.
  *
  * Modes, run side by side with the same seeds, sizes and sequence:
  *   ideal        nothing is paged out
@@ -58,7 +61,15 @@
  *                that what a mechanism can do is measured apart from
  *                what the profile can know (which bounds the profile
  *                modes on this benchmark, see the cover letter)
+ *   userspace-rerecord  userspace, whose daemon records each app again
+ *                with prepagectl record (fault-around off while it
+ *                does) over its switches 10-19 of every 20, replaying
+ *                on, and replays the new table from the next switch on
+ *                (the scenario "drift": online, but not in the kernel)
  *
+ * The scenarios of bench/README.md add --drift (a share of the runs
+ * moves at each switch), --unprofiled (apps with no table) and --update
+ * (an app's files replaced mid-run); bench/scenario.py judges them.
  * The profile is recorded, as a user of prepage would record it: before
  * the modes, `prepagectl record -n 10 -k 8` (found next to this program)
  * follows each app through 10 profiling switches, each after a page-out
@@ -168,6 +179,10 @@ static struct {
 	bool pageout;			/* explicit page-out, not reclaim */
 	bool memcg;			/* a memory cgroup for each mode */
 	bool no_delay_dequeue;		/* DELAY_DEQUEUE off in every trial */
+	/* The scenarios (bench/README.md): */
+	int drift_pct;			/* runs that move at each switch */
+	uint32_t unprofiled;		/* apps with no profile (a mask) */
+	int update_app, update_at;	/* its files replaced at that switch */
 	long budget_mb;			/* reclaim: memory the apps get */
 	const char *dir;
 	char modes[256];
@@ -182,6 +197,7 @@ static struct {
 	.use_alloc = 192, .jitter_pct = 25,
 	.dir = "/mnt/disk",
 	.memcg = true,
+	.update_app = -1,
 	.modes = DEFAULT_MODES,
 	.sequences = DEFAULT_SEQUENCES,
 };
@@ -190,12 +206,14 @@ static const char *const mode_names[] = {
 	"ideal", "baseline", "userspace", "userspace-file", "populate",
 	"prepage-file",
 	"prepage-anon", "prepage", "prepage-profile", "userspace-oracle",
-	"populate-oracle", "prepage-oracle", NULL,
+	"populate-oracle", "prepage-oracle", "userspace-rerecord", NULL,
 };
 
 /* App sequences; sequence_names[] in the same order. */
-enum { SEQ_CYCLE, SEQ_HUB, SEQ_RANDOM };
-static const char *const sequence_names[] = { "cycle", "hub", "random", NULL };
+enum { SEQ_CYCLE, SEQ_HUB, SEQ_RANDOM, SEQ_ZIPF };
+static const char *const sequence_names[] = {
+	"cycle", "hub", "random", "zipf", NULL,
+};
 
 static int name_index(const char *const *names, const char *s)
 {
@@ -359,6 +377,7 @@ struct run {
 	int obj;		/* a file, or NR_FILES: the heap's logical pages */
 	long start, len;
 	double p;		/* the chance it is used in a switch */
+	int id;			/* what its draws are keyed by */
 };
 
 struct model {
@@ -368,6 +387,20 @@ struct model {
 	int nr_file;		/* file runs (order[0..nr_file)) */
 	uint64_t key;
 };
+
+static void model_copy(struct model *to, const struct model *from)
+{
+	free(to->runs);
+	free(to->order);
+	*to = *from;
+	to->cap = from->nr;
+	to->runs = malloc((from->nr + 1) * sizeof(*to->runs));
+	to->order = malloc((from->nr + 1) * sizeof(*to->order));
+	if (!to->runs || !to->order)
+		die("out of memory");
+	memcpy(to->runs, from->runs, from->nr * sizeof(*to->runs));
+	memcpy(to->order, from->order, from->nr * sizeof(*to->order));
+}
 
 /* ---- the app ------------------------------------------------------------ */
 
@@ -391,6 +424,9 @@ struct app {
 	uint64_t stat0[64];
 	char *peek[NR_FILES];		/* driver's maps of the files (mincore) */
 	struct model model;		/* calibrated footprint */
+	struct model base;		/* the model of its first version */
+	int version;			/* of its files: updates so far */
+	int switches;			/* in this mode so far */
 	/*
 	 * The heap's layout: the slot of each logical page, and the free
 	 * slots, oldest first (a ring). The app and the driver keep the same
@@ -414,6 +450,12 @@ static struct app apps[MAX_APPS];
 static long obj_pages(int obj)
 {
 	return obj == NR_FILES ? heap_pages() : file_pages(obj);
+}
+
+/* The checksum of page @p of @a's object @o: its own files' per version. */
+static uint64_t app_sig(const struct app *a, int o, long p)
+{
+	return page_sig(o < NR_OWN ? a->id + 32 * a->version : a->id, o, p);
 }
 
 static void fp_alloc(struct footprint *fp)
@@ -581,6 +623,7 @@ static void model_place(struct model *m, uint8_t *taken, int obj, long n,
 			.obj = obj, .start = p, .len = len,
 			.p = class_p[c][0] + (class_p[c][1] - class_p[c][0]) *
 			     unit(mix(pkey ^ mix(m->nr))),
+			.id = m->nr,
 		};
 		m->nr++;
 		done += len;
@@ -662,10 +705,34 @@ static void model_build(struct app *a, const double *anon_target)
  */
 static bool run_used(const struct app *a, int i, int round, int use)
 {
-	uint64_t r = mix(a->model.key ^ mix((uint64_t)i << 24 ^
+	uint64_t id = a->model.runs[i].id;
+	uint64_t r = mix(a->model.key ^ mix(id << 24 ^
 			 (uint64_t)(round + 1000) << 1 ^ use));
 
 	return unit(r) < a->model.runs[i].p;
+}
+
+/*
+ * Where run @i of @a starts in round @round. With --drift, from round 0
+ * on (the profiling rounds, below 0, do not drift), each run moves at
+ * each switch with a chance of --drift percent to a new place in its
+ * object, keeping its class and probability: it is where its last move
+ * put it.
+ */
+static long run_start(const struct app *a, int i, int round)
+{
+	const struct run *r = &a->model.runs[i];
+	long pages = r->obj == NR_FILES ? opt.anon_pages : file_pages(r->obj);
+	int k;
+
+	for (k = round; opt.drift_pct && k >= 0; k--) {
+		uint64_t x = mix(a->model.key ^ mix((uint64_t)r->id << 24 ^
+				 (uint64_t)k << 1 ^ 0x9000));
+
+		if (unit(x) * 100 < opt.drift_pct)
+			return mix(x) % (pages - r->len + 1);
+	}
+	return r->start;
 }
 
 /* The touch order of @a's runs in round @round, into @order. */
@@ -707,9 +774,11 @@ static void fp_make(struct footprint *fp, const struct app *a, int round)
 	for (i = 0; i < m->nr; i++) {
 		const struct run *r = &m->runs[i];
 
+		long s = run_start(a, i, round);
+
 		if (!run_used(a, i, round, 0))
 			continue;
-		for (p = r->start; p < r->start + r->len; p++)
+		for (p = s; p < s + r->len; p++)
 			fp->map[r->obj][page_at(a, r->obj, p)] = 1;
 	}
 }
@@ -762,9 +831,14 @@ static void heap_gc(struct app *a, char *heap)
 	a->epoch++;
 }
 
-static void make_files(struct app *a)
+/*
+ * Write @a's files, for its version a->version, each to a new file
+ * renamed over the old one (a new inode, as an update installs), and out
+ * of the page cache; the framework too if @framework.
+ */
+static void make_files(struct app *a, bool framework)
 {
-	char *page = malloc(psz);
+	char *page = malloc(psz), tmp[280];
 	int f;
 
 	for (f = 0; f < NR_FILES; f++) {
@@ -778,24 +852,107 @@ static void make_files(struct app *a)
 			snprintf(a->path[f], sizeof(a->path[f]), "%s/app%d.%d",
 				 opt.dir, a->id, f);
 		/* One framework for all: the first app writes it. */
-		if (f == FRAMEWORK && a->id)
+		if (f == FRAMEWORK && (a->id || !framework))
 			continue;
-		fd = open(a->path[f], O_RDWR | O_CREAT | O_TRUNC, 0644);
+		snprintf(tmp, sizeof(tmp), "%s.new", a->path[f]);
+		fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
 		if (fd < 0)
-			die("cannot create %s: %s", a->path[f], strerror(errno));
+			die("cannot create %s: %s", tmp, strerror(errno));
 		for (p = 0; p < file_pages(f); p++) {
-			uint64_t sig = page_sig(a->id, f, p);
+			uint64_t sig = app_sig(a, f, p);
 
 			memset(page, (int)(sig & 0xff), psz);
 			memcpy(page, &sig, sizeof(sig));
 			memcpy(page + psz - sizeof(sig), &sig, sizeof(sig));
 			if (write(fd, page, psz) != psz)
-				die("write %s: %s", a->path[f], strerror(errno));
+				die("write %s: %s", tmp, strerror(errno));
 		}
-		fsync(fd);
+		if (fsync(fd) || rename(tmp, a->path[f]))
+			die("%s: %s", a->path[f], strerror(errno));
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		close(fd);
 	}
 	free(page);
+}
+
+/*
+ * @a's model for the version a->version of its files: its first
+ * version's (a->base) for 0; else the same heap and framework runs, and
+ * its own files' runs placed anew (an update changes its files, not its
+ * data or the framework), with ids no other version uses.
+ */
+static void model_version(struct app *a)
+{
+	struct model *m = &a->model, *b = &a->base;
+	long pages[NR_CLASSES];
+	uint64_t v = a->version;
+	uint8_t *taken;
+	int o, c, i, first;
+
+	model_copy(m, b);
+	if (!v)
+		return;
+	m->nr = 0;
+	for (i = 0; i < b->nr_file; i++)
+		if (b->runs[i].obj == FRAMEWORK)
+			m->runs[m->nr++] = b->runs[i];
+	first = m->nr;
+	model_class_pages(band_target[0], opt.file_fp, pages);
+	for (o = 0; o < NR_OWN; o++) {
+		taken = calloc(file_pages(o), 1);
+		if (!taken)
+			die("out of memory");
+		for (c = 0; c < NR_CLASSES; c++) {
+			long rest = pages[c] - pages[c] * opt.framework_pct / 100;
+			long big = rest * 9 / 10 / NR_BIG;
+			long small = (rest - big * NR_BIG) / (NR_OWN - NR_BIG);
+
+			model_place(m, taken, o, o < NR_BIG ? big : small, c,
+				    mix(m->key ^ mix(o) ^ mix(100 + c) ^ mix(v << 32)),
+				    mix(m->key ^ mix(200 + c) ^ mix(v << 32 | o)));
+		}
+		free(taken);
+	}
+	for (i = first; i < m->nr; i++)
+		m->runs[i].id = (int)(v << 20) + i;
+	m->nr_file = m->nr;
+	for (i = b->nr_file; i < b->nr; i++) {
+		if (m->nr == m->cap) {
+			m->cap = m->cap * 2 + 64;
+			m->runs = realloc(m->runs, m->cap * sizeof(*m->runs));
+			if (!m->runs)
+				die("out of memory");
+		}
+		m->runs[m->nr++] = b->runs[i];
+	}
+	free(m->order);
+	m->order = malloc(m->nr * sizeof(*m->order));
+	if (!m->order)
+		die("out of memory");
+	for (i = 0; i < m->nr_file; i++)
+		m->order[i] = i;
+	shuffle(m->order, m->nr_file, mix(m->key ^ 400 ^ mix(v << 32)));
+	for (i = b->nr_file; i < b->nr; i++)
+		m->order[m->nr_file + i - b->nr_file] =
+			m->nr_file + b->order[i] - b->nr_file;
+}
+
+/* Map @a's own files (not the framework), in the app. */
+static void map_own(struct app *a)
+{
+	int o;
+
+	for (o = 0; o < NR_OWN; o++) {
+		int fd = open(a->path[o], O_RDONLY);
+
+		if (fd < 0)
+			die("open %s: %s", a->path[o], strerror(errno));
+		a->map[o] = mmap(NULL, file_pages(o) * psz, PROT_READ,
+				 MAP_SHARED, fd, 0);
+		if (a->map[o] == MAP_FAILED)
+			die("mmap %s: %s", a->path[o], strerror(errno));
+		close(fd);
+	}
 }
 
 static volatile uint64_t sink;
@@ -806,7 +963,7 @@ static volatile uint64_t sink;
  */
 static long touch(struct app *a, int o, long p, int work)
 {
-	uint64_t sig, want = page_sig(a->id, o, p), acc = want;
+	uint64_t sig, want = app_sig(a, o, p), acc = want;
 	const char *pg = a->map[o] + page_at(a, o, p) * psz;
 	long bad;
 	int w;
@@ -839,12 +996,14 @@ static long render(struct app *a, struct footprint *fp, int *order,
 		*heap_t = now_ns();
 		for (j = 0; j < m->nr; j++) {
 			const struct run *r = &m->runs[order[j]];
+			long s;
 
 			if (j == m->nr_file)
 				*heap_t = now_ns();
 			if (!run_used(a, order[j], round, 0))
 				continue;
-			for (p = r->start; p < r->start + r->len; p++)
+			s = run_start(a, order[j], round);
+			for (p = s; p < s + r->len; p++)
 				bad += touch(a, r->obj, p, opt.work);
 		}
 		if (m->nr_file == m->nr)
@@ -876,10 +1035,11 @@ static long use(struct app *a, int round)
 
 	for (i = 0; i < m->nr; i++) {
 		const struct run *r = &m->runs[i];
+		long s = run_start(a, i, round);
 
 		if (!run_used(a, i, round, 1))
 			continue;
-		for (p = r->start; p < r->start + r->len; p++)
+		for (p = s; p < s + r->len; p++)
 			bad += touch(a, r->obj, p, 0);
 	}
 	for (p = 0; p < heap_nursery(); p++)
@@ -915,7 +1075,8 @@ static void page_out(struct app *a, bool framework)
 /*
  * Commands: 'S' round -> render, reply end time; 'U' round -> the use
  * phase; 'B' pageout -> the switch-out: the GC (calibrated model), and a
- * page-out if --pageout and @pageout; 'P' -> page out, framework too.
+ * page-out if --pageout and @pageout; 'P' -> page out, framework too;
+ * 'V' version -> its files were updated to that version: map the new.
  */
 struct msg {
 	char cmd;
@@ -987,6 +1148,17 @@ static void app_main(struct app *a, int cmd, int reply)
 			break;
 		case 'P':
 			page_out(a, true);
+			break;
+		case 'V':	/* its files updated: the new ones mapped */
+			for (o = 0; o < NR_OWN; o++)
+				munmap(a->map[o], file_pages(o) * psz);
+			a->version = m.round;
+			model_version(a);
+			map_own(a);
+			free(order);
+			order = malloc((a->model.nr + 1) * sizeof(*order));
+			if (!order)
+				die("out of memory");
 			break;
 		case 'Q':
 			_exit(0);
@@ -1348,6 +1520,27 @@ static long app_use(struct app *a, int round)
 	return app_call(a, 'U', round).bad;
 }
 
+/*
+ * @a's files updated to version @v (new files, their runs placed anew),
+ * and the app told to map them if it runs; its tables are left as they
+ * are.
+ */
+static void app_update(struct app *a, int v, bool running)
+{
+	int o;
+
+	a->version = v;
+	make_files(a, false);
+	model_version(a);
+	if (running)
+		app_call(a, 'V', v);
+	for (o = 0; o < NR_OWN; o++) {
+		if (a->peek[o])
+			munmap(a->peek[o], file_pages(o) * psz);
+		a->peek[o] = NULL;
+	}
+}
+
 static void app_stop(struct app *a)
 {
 	struct msg m = { .cmd = 'Q' };
@@ -1471,6 +1664,12 @@ static void app_ctl(struct app *a, const char *verb)
 
 /* ---- the profile, recorded with prepagectl ------------------------------ */
 
+/* Whether @a is never profiled (--unprofiled): no table, no replay. */
+static bool unprofiled(const struct app *a)
+{
+	return opt.unprofiled >> a->id & 1;
+}
+
 #define PROFILE_MIN	8	/* of opt.profile_rounds switches */
 
 static char prepagectl[PATH_MAX];	/* next to this program */
@@ -1532,7 +1731,8 @@ static void gen_count(struct app *a, int round, struct footprint *fp,
 			const struct run *r = &m->runs[i];
 
 			if (run_used(a, i, round, 0))
-				memset(fp->map[r->obj] + r->start, 1, r->len);
+				memset(fp->map[r->obj] + run_start(a, i, round),
+				       1, r->len);
 		}
 	}
 	for (o = 0; o <= NR_FILES; o++) {
@@ -1643,33 +1843,33 @@ static void parse_recorded(struct app *a, const char *line)
  * use phase and the switch-out, as in every mode. What the generator
  * made of those switches goes into @g.
  */
-static void record_profile(struct app *a, struct gen_counts *g)
+/*
+ * Start prepagectl record -p <app> over @windows windows into @out; once
+ * it says it records, return its standard error (@pid: the process).
+ */
+static FILE *rec_spawn(struct app *a, int windows, const char *out,
+		       pid_t *pid)
 {
 	char arg[3][16], *line = NULL;
-	struct footprint fp;
 	bool ready = false;
-	int err[2], status, r;
 	size_t cap = 0;
-	struct msg m;
-	pid_t pid;
+	int err[2];
 	FILE *f;
 
-	snprintf(a->table, sizeof(a->table), "/tmp/prepage-bench.%d.recorded",
-		 a->id);
 	snprintf(arg[0], sizeof(arg[0]), "%d", a->pid);
-	snprintf(arg[1], sizeof(arg[1]), "%d", opt.profile_rounds);
-	snprintf(arg[2], sizeof(arg[2]), "%d", PROFILE_MIN);
+	snprintf(arg[1], sizeof(arg[1]), "%d", windows);
+	snprintf(arg[2], sizeof(arg[2]), "%d", PROFILE_MIN * windows / 10);
 	if (pipe(err))
 		die("pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
+	*pid = fork();
+	if (*pid < 0)
 		die("fork: %s", strerror(errno));
-	if (!pid) {
+	if (!*pid) {
 		dup2(err[1], 2);
 		close(err[0]);
 		close(err[1]);
 		execl(prepagectl, "prepagectl", "record", "-p", arg[0], "-n",
-		      arg[1], "-k", arg[2], "-o", a->table, (char *)NULL);
+		      arg[1], "-k", arg[2], "-o", out, (char *)NULL);
 		fprintf(stderr, "exec %s: %s\n", prepagectl, strerror(errno));
 		_exit(127);
 	}
@@ -1682,8 +1882,44 @@ static void record_profile(struct app *a, struct gen_counts *g)
 		fprintf(stderr, "%s", line);
 		ready = strstr(line, "recording process");
 	}
+	free(line);
 	if (!ready)
 		die("prepagectl record of app %d did not start", a->id);
+	return f;
+}
+
+/*
+ * The rest of what the prepagectl record of @a (@f, @pid from
+ * rec_spawn()) says, its histogram noted; once it exited.
+ */
+static void rec_finish(struct app *a, FILE *f, pid_t pid)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int status;
+
+	while (getline(&line, &cap, f) > 0) {
+		fprintf(stderr, "%s", line);
+		parse_recorded(a, line);
+	}
+	fclose(f);
+	free(line);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		die("prepagectl record of app %d failed", a->id);
+}
+
+static void record_profile(struct app *a, struct gen_counts *g)
+{
+	struct footprint fp;
+	struct msg m;
+	pid_t pid;
+	FILE *f;
+	int r;
+
+	snprintf(a->table, sizeof(a->table), "/tmp/prepage-bench.%d.recorded",
+		 a->id);
+	f = rec_spawn(a, opt.profile_rounds, a->table, &pid);
 	fp_alloc(&fp);
 	for (r = 0; r < opt.profile_rounds; r++) {
 		app_call(a, 'P', 0);
@@ -1708,15 +1944,7 @@ static void record_profile(struct app *a, struct gen_counts *g)
 	}
 	for (r = 0; r <= NR_FILES; r++)
 		free(fp.map[r]);
-	while (getline(&line, &cap, f) > 0) {
-		fprintf(stderr, "%s", line);
-		parse_recorded(a, line);
-	}
-	fclose(f);
-	free(line);
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		die("prepagectl record of app %d failed", a->id);
+	rec_finish(a, f, pid);
 	if (a->recorded_windows != opt.profile_rounds)
 		die("prepagectl record of app %d noted no histogram of %d windows",
 		    a->id, opt.profile_rounds);
@@ -1927,22 +2155,26 @@ static int model_only(void)
  * prepaged or learned), and print how far it is from the generator's,
  * and how stable the footprints were.
  */
-static void record_profiles(void)
+/*
+ * Fault-around off (@off) while recording, or back as it was: a page it
+ * maps makes no fault when the app first uses it, so the recorder would
+ * have to count every page of the range mapped around a fault (3.6 times
+ * the footprint here), or miss those the app uses. With it off, every
+ * first access to a page is a fault of its own.
+ */
+static void fault_around_off(bool off)
 {
-	const char *fa = "/sys/kernel/debug/fault_around_bytes";
-	char fa_old[32] = "", fa_one[32];
-	struct gen_counts g;
-	long p, real_kb = 0;
-	int fd, i, o;
+	static const char fa[] = "/sys/kernel/debug/fault_around_bytes";
+	static char fa_old[32];
+	char fa_one[32];
 	ssize_t n;
+	int fd;
 
-	/*
-	 * Fault-around off while recording: a page it maps makes no fault
-	 * when the app first uses it, so the recorder would have to count
-	 * every page of the range mapped around a fault (3.6 times the
-	 * footprint here), or miss those the app uses. With it off, every
-	 * first access to a page is a fault of its own.
-	 */
+	if (!off) {
+		if (write_str(fa, fa_old))
+			die("cannot restore %s", fa);
+		return;
+	}
 	fd = open(fa, O_RDONLY);
 	if (fd < 0 || (n = read(fd, fa_old, sizeof(fa_old) - 1)) <= 0)
 		die("%s: %s (debugfs mounted?)", fa, strerror(errno));
@@ -1951,6 +2183,15 @@ static void record_profiles(void)
 	snprintf(fa_one, sizeof(fa_one), "%ld", psz);
 	if (write_str(fa, fa_one))
 		die("cannot set %s", fa);
+}
+
+static void record_profiles(void)
+{
+	struct gen_counts g;
+	long p, real_kb = 0;
+	int i, o;
+
+	fault_around_off(true);
 
 	if (readlink("/proc/self/exe", prepagectl, sizeof(prepagectl) - 16) < 0)
 		die("/proc/self/exe: %s", strerror(errno));
@@ -1968,6 +2209,16 @@ static void record_profiles(void)
 		struct app *a = &apps[i];
 		long rec[2] = { 0 }, both[2] = { 0 }, gp[2] = { 0 };
 
+		/* Never profiled (--unprofiled): an empty profile. */
+		if (unprofiled(a)) {
+			for (o = 0; o <= NR_FILES; o++) {
+				a->profile[o] = calloc(obj_pages(o), 1);
+				if (!a->profile[o])
+					die("out of memory");
+			}
+			printf("PROFILE app=%d unprofiled=1\n", i);
+			continue;
+		}
 		gen_alloc(&g);
 		record_profile(a, &g);
 		if (real_root) {
@@ -2020,8 +2271,7 @@ static void record_profiles(void)
 	if (real_root && !opt.budget_mb)
 		opt.budget_mb = real_kb / 2 / 1024;
 	knob("enabled", "0");
-	if (write_str(fa, fa_old))
-		die("cannot restore %s", fa);
+	fault_around_off(false);
 }
 
 /*
@@ -2498,6 +2748,32 @@ static void *replay_thread(void *arg)
 }
 
 /*
+ * Switch @i of round @r of the zipf sequence: an app drawn with a chance
+ * in proportion to 1 / (its id + 1) (a Zipf distribution of exponent 1:
+ * a few apps take most of the switches), not @prev again.
+ */
+static int zipf_app(int r, int i, int prev)
+{
+	double h = 0, u, c = 0;
+	int k, t;
+
+	for (k = 0; k < opt.apps; k++)
+		h += 1.0 / (k + 1);
+	for (t = 0; t < 64; t++) {
+		u = unit(mix(((uint64_t)opt.seed << 40) ^ ((uint64_t)r << 16) ^
+			     ((uint64_t)i << 6) ^ t ^ 0x21f0000000000000ULL)) * h;
+		for (k = 0, c = 0; k < opt.apps - 1; k++) {
+			c += 1.0 / (k + 1);
+			if (u < c)
+				break;
+		}
+		if (k != prev || opt.apps == 1)
+			return k;
+	}
+	return (prev + 1) % opt.apps;
+}
+
+/*
  * The apps of round @r of sequence @seq, into @order (opt.apps switches);
  * @prev is the app in front before the round.
  */
@@ -2518,6 +2794,9 @@ static void round_order(int seq, int r, int prev, int *order)
 		case SEQ_RANDOM:
 			order[i] = i;
 			break;
+		case SEQ_ZIPF:
+			order[i] = zipf_app(r, i, i ? order[i - 1] : prev);
+			break;
 		}
 	}
 	if (seq != SEQ_RANDOM)
@@ -2537,6 +2816,7 @@ static void round_order(int seq, int r, int prev, int *order)
 }
 
 static int sequences[8], nr_sequences;
+static bool app_rounds;		/* the zipf sequence: per-app rounds */
 
 /* --set NAME=VALUE: tunables of /sys/kernel/mm/prepage for prepage modes. */
 static char *sets[16];
@@ -2563,7 +2843,8 @@ static long mem_available_mb(void)
 	return avail / 1024;
 }
 
-#define BALLOON_CHUNKS	32
+#define BALLOON_CHUNKS	128
+#define REC_MB		10	/* a recorder's buffers, and some */
 
 static struct {
 	void *p[BALLOON_CHUNKS];
@@ -3057,6 +3338,11 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	bool ideal = !strcmp(mode, "ideal");
 	bool user = !strncmp(mode, "userspace", 9) || !strcmp(mode, "populate");
 	bool profile = !strcmp(mode, "prepage-profile");
+	bool rerecord = !strcmp(mode, "userspace-rerecord");
+	/* userspace-rerecord: a recorder per app, while it records */
+	FILE *rec_f[MAX_APPS] = { NULL };
+	pid_t rec_pid[MAX_APPS];
+	int nr_rec = 0;
 	/*
 	 * The calibrated model's switch-out moves heap pages, which the
 	 * oracle's next tables must see: it comes before the tables are set
@@ -3083,7 +3369,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		avail_mb = mem_available_mb();
 	}
 	mode_cgroup_enter(name, trial, anatomy);
-	replay_advice = !strcmp(mode, "userspace") ? MADV_WILLNEED :
+	replay_advice = !strcmp(mode, "userspace") || rerecord ? MADV_WILLNEED :
 			!strcmp(mode, "populate") ? MADV_POPULATE_READ : 0;
 	if (anatomy)
 		fp_alloc(&fp);
@@ -3095,7 +3381,16 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	if (opt.no_delay_dequeue && !delay_dequeue && delay_dequeue_state())
 		die("--no-delay-dequeue: cannot turn DELAY_DEQUEUE off in "
 		    SCHED_FEATURES);
-	knob("enabled", pre ? "1" : "0");
+	/*
+	 * userspace-rerecord records with prepagectl, which follows the
+	 * switch windows: prepage on, both sides off, as for the profile.
+	 */
+	knob("enabled", pre || rerecord ? "1" : "0");
+	if (rerecord) {
+		knob("file_enabled", "0");
+		knob("anon_enabled", "0");
+		trace_hold(true);
+	}
 	for (i = 0; pre && i < nr_sets; i++) {
 		char name[64], *eq = strchr(sets[i], '=');
 
@@ -3115,6 +3410,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	 */
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
+		apps[i].switches = 0;
 		app_start(&apps[i], opt.profile_rounds - 1);
 		if (gc_first && (!ideal || opt.footprint == FP_CALIBRATED))
 			app_background(&apps[i], !ideal);
@@ -3123,6 +3419,8 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				fp_alloc(&apps[i].next);
 			apps[i].oracle = oracle_next(&apps[i], sched, -1);
 		}
+		if (unprofiled(&apps[i]))
+			continue;
 		if (pre && strcmp(mode, "prepage-anon"))
 			load_table(&apps[i], profile);
 		if (user)
@@ -3159,9 +3457,45 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			struct anat an0, an1;
 			struct cold cold;
 			struct msg m;
+			/*
+			 * The app's own count of switches is its round with
+			 * the zipf sequence (an app can come more than once a
+			 * round), the round itself with the others.
+			 */
+			int fr = app_rounds ? a->switches : r;
+			bool replay = user && !unprofiled(a);
 
+			a->switches++;
+			if (r * opt.apps + i == opt.update_at &&
+			    opt.update_app >= 0)
+				app_update(&apps[opt.update_app], 1, true);
+			/*
+			 * userspace-rerecord: prepagectl record over the app's
+			 * switches 10-19 of every 20 (the replay goes on), its
+			 * table replayed from the next one on.
+			 */
+			if (rerecord && replay && fr % 20 == 10 &&
+			    fr + 10 <= opt.warmup + opt.rounds) {
+				char out[64];
+
+				if (!nr_rec++)
+					fault_around_off(true);
+				snprintf(out, sizeof(out),
+					 "/tmp/prepage-bench.%d.rerecord", a->id);
+				/*
+				 * Its tracefs instance's buffers (4 MiB a CPU)
+				 * do not come out of the apps' budget: the
+				 * balloon makes room for them while it runs.
+				 */
+				if (reclaim)
+					balloon_shrink(REC_MB);
+				rec_f[a->id] = rec_spawn(a, 10, out,
+							 &rec_pid[a->id]);
+			}
+			if (rec_f[a->id])
+				app_ctl(a, "start");
 			if (anatomy && measured)
-				cold_pages(a, r, &fp, &cold);
+				cold_pages(a, fr, &fp, &cold);
 			if (anatomy)
 				ts_get(a->pid, &an0);
 			if (pre)
@@ -3184,15 +3518,29 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				if (start_wait > off_cpu)
 					start_wait = off_cpu;
 			}
-			if (user && write(replay_pipe[1], &a->id, sizeof(int)) !=
-				    sizeof(int))
+			if (replay && write(replay_pipe[1], &a->id, sizeof(int)) !=
+				      sizeof(int))
 				die("replay thread gone");
-			m = app_call(a, 'S', r);
+			m = app_call(a, 'S', fr);
 			/* The app waits for its next command: nothing accrues. */
 			if (anatomy)
 				ts_get(a->pid, &an1);
-			if (user && read(replay_done[0], &c, sizeof(c)) != sizeof(c))
+			if (replay && read(replay_done[0], &c, sizeof(c)) != sizeof(c))
 				die("replay thread gone");
+			if (rec_f[a->id]) {
+				app_ctl(a, "end");
+				if (fr % 20 == 19) {
+					rec_finish(a, rec_f[a->id], rec_pid[a->id]);
+					rec_f[a->id] = NULL;
+					if (reclaim)
+						balloon_grow(REC_MB);
+					snprintf(a->table, sizeof(a->table),
+						 "/tmp/prepage-bench.%d.rerecord",
+						 a->id);
+					if (!--nr_rec)
+						fault_around_off(false);
+				}
+			}
 			if (pre) {
 				uint64_t e = now_ns();
 
@@ -3212,7 +3560,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				settle_ns = now_ns() - e;
 			}
 			/* Used on (unmeasured), then to the background. */
-			bad += app_use(a, r);
+			bad += app_use(a, fr);
 			if (gc_first && (!ideal || opt.footprint == FP_CALIBRATED))
 				app_background(a, !ideal);
 			/*
@@ -3225,16 +3573,16 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			 * where its GC left them.
 			 */
 			if (!oracle || oracle_next(a, sched, r * opt.apps + i)) {
-				if (profile)
+				if (profile && !unprofiled(a))
 					load_table(a, true);
 				else if (oracle)
 					write_table(a, replay_advice == MADV_WILLNEED);
 			}
 			bad += m.bad;
 			if (measured && !anatomy)
-				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f settle_us=%.1f bad=%ld\n",
+				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d app_sw=%d sw=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f settle_us=%.1f bad=%ld\n",
 				       name, trial, sequence_names[seq], a->id,
-				       r - opt.warmup,
+				       r - opt.warmup, fr, r * opt.apps + i,
 				       (m.t - start) / 1e3, (m.t - m.heap_t) / 1e3,
 				       start_ns / 1e3,
 				       start_cpu / 1e3, start_wait / 1e3,
@@ -3297,6 +3645,12 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			close(apps[i].reply);
 		}
 	}
+	if (rerecord)
+		trace_hold(false);
+	/* The updated app's files as they were, for the next mode. */
+	for (i = 0; i < opt.apps; i++)
+		if (apps[i].version)
+			app_update(&apps[i], 0, false);
 	/* Static keys flip: with no app running (see trace_hold()). */
 	if (anatomy && write_str("/proc/sys/kernel/task_delayacct", "0"))
 		die("cannot turn task delay accounting off");
@@ -3519,7 +3873,17 @@ static void usage(void)
 		"  --model            print the footprint model's histograms over\n"
 		"                     the profiling switches and exit (no kernel)\n"
 		"  --set NAME=VALUE   set a tunable of " SYSFS " in the\n"
-		"                     prepage modes (repeatable)\n",
+		"                     prepage modes (repeatable)\n"
+		"  The scenarios (bench/README.md), calibrated model only:\n"
+		"  --drift PCT        from the first measured switch on, each run\n"
+		"                     of an app's footprint moves to a new place\n"
+		"                     at each switch with this chance (0)\n"
+		"  --unprofiled LIST  these apps (ids) are never profiled: no\n"
+		"                     table is loaded or replayed for them\n"
+		"  --update APP@N     before switch N of each mode (counted from\n"
+		"                     0, warm-up included), app APP's files are\n"
+		"                     replaced by new ones (new inodes, contents\n"
+		"                     and runs); its tables are left as they are\n",
 		opt.apps, opt.warmup, opt.rounds, opt.trials, opt.seed,
 		opt.gc_pct, opt.use_alloc, opt.framework_pct, opt.jitter_pct,
 		DEFAULT_MODES, opt.dir, opt.work, DEFAULT_SEQUENCES);
@@ -3542,6 +3906,8 @@ int main(int argc, char **argv)
 		{ "use-alloc", 1, NULL, 'U' }, { "framework-pct", 1, NULL, 'W' },
 		{ "jitter", 1, NULL, 'J' }, { "model", 0, NULL, 'X' },
 		{ "real-apps", 1, NULL, 'R' }, { "app-list", 1, NULL, 'L' },
+		{ "drift", 1, NULL, 'd' + 256 }, { "unprofiled", 1, NULL, 'u' + 256 },
+		{ "update", 1, NULL, 'v' + 256 },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *modes[16], *m, *save, *oh = NULL, seqlist[64], *app_list = NULL;
@@ -3580,6 +3946,26 @@ int main(int argc, char **argv)
 		case 'X': model = true; break;
 		case 'R': real_root = optarg; break;
 		case 'L': app_list = optarg; break;
+		case 'd' + 256:
+			opt.drift_pct = atoi(optarg);
+			if (opt.drift_pct < 0 || opt.drift_pct > 100)
+				usage();
+			break;
+		case 'u' + 256:
+			for (m = strtok_r(optarg, ",", &save); m;
+			     m = strtok_r(NULL, ",", &save)) {
+				i = atoi(m);
+				if (i < 0 || i >= MAX_APPS)
+					usage();
+				opt.unprofiled |= 1U << i;
+			}
+			break;
+		case 'v' + 256:
+			if (sscanf(optarg, "%d@%d", &opt.update_app,
+				   &opt.update_at) != 2 || opt.update_app < 0 ||
+			    opt.update_at < 0)
+				usage();
+			break;
 		case 'C': return calibrate();
 		case 'T':
 			if (!strchr(optarg, '=') || strchr(optarg, '/') ||
@@ -3632,6 +4018,23 @@ int main(int argc, char **argv)
 		usage();
 	if (app_list && !real_root)
 		usage();
+	for (i = 0; i < nr_sequences; i++)
+		app_rounds |= sequences[i] == SEQ_ZIPF;
+	for (i = 0; i < nr_modes; i++) {
+		char base[32];
+
+		mode_base(modes[i], base, sizeof(base));
+		if (app_rounds && (strstr(base, "-oracle") ||
+				   !strcmp(base, "userspace-rerecord")))
+			die("%s: not with the zipf sequence (it needs an app's switches at known rounds)",
+			    modes[i]);
+	}
+	if ((opt.drift_pct || opt.unprofiled || opt.update_app >= 0) &&
+	    (real_root || opt.footprint != FP_CALIBRATED))
+		die("--drift, --unprofiled and --update are for the calibrated model");
+	if (opt.unprofiled >> opt.apps ||
+	    (opt.update_app >= 0 && opt.update_app >= opt.apps))
+		die("--unprofiled, --update: there are %d apps", opt.apps);
 	if (real_root) {
 		char path[PATH_MAX];
 		struct dirent *de;
@@ -3705,8 +4108,9 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < opt.apps && !real_root; i++) {
 		apps[i].id = i;
-		make_files(&apps[i]);
+		make_files(&apps[i], true);
 		model_calibrate(&apps[i]);
+		model_copy(&apps[i].base, &apps[i].model);
 	}
 	/*
 	 * The calibrated model's app touches only its runs (and the use
@@ -3725,7 +4129,7 @@ int main(int argc, char **argv)
 	}
 	record_profiles();
 	/* After the profiles: a real app's budget comes from them. */
-	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d footprint=%s gc_pct=%d use_alloc=%ld framework_pages=%ld framework_pct=%d jitter_pct=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s memcg=%d preempt=%s no_delay_dequeue=%d\n",
+	printf("CONFIG apps=%d warmup=%d rounds=%d trials=%d anatomy=%d seed=%u work=%d footprint=%s gc_pct=%d use_alloc=%ld framework_pages=%ld framework_pct=%d jitter_pct=%d file_fp=%ld anon_fp=%ld big_pages=%ld small_pages=%ld anon_pages=%ld memory=%s budget_mb=%ld sequences=%s memcg=%d preempt=%s no_delay_dequeue=%d drift_pct=%d unprofiled=0x%x update_app=%d update_at=%d\n",
 	       opt.apps, opt.warmup, opt.rounds, opt.trials, opt.anatomy,
 	       opt.seed, opt.work, footprint_names[opt.footprint],
 	       opt.gc_pct, opt.use_alloc, opt.framework_pages,
@@ -3733,7 +4137,8 @@ int main(int argc, char **argv)
 	       opt.file_fp, opt.anon_fp, opt.big_pages, opt.small_pages,
 	       opt.anon_pages, opt.pageout ? "pageout" : "reclaim",
 	       opt.pageout ? 0 : opt.budget_mb, seqlist, opt.memcg,
-	       preempt_model(), opt.no_delay_dequeue);
+	       preempt_model(), opt.no_delay_dequeue, opt.drift_pct,
+	       opt.unprofiled, opt.update_app, opt.update_at);
 	/* Modes interleaved, the order rotated each trial. */
 	for (t = 0; t < opt.trials; t++)
 		for (i = 0; i < nr_modes; i++)

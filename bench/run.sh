@@ -17,6 +17,15 @@
 #   BENCH_APP_ARGS="..."          its options after BENCH_ARGS' (default
 #                                 --warmup 2 --rounds 4 --anatomy 0)
 #   BENCH_TRIALS=N                measured trials per mode (default 5)
+#   BENCH_SCENARIO=drift|apps     instead, a scenario of bench/README.md
+#                 on the calibrated model, with its pre-registered
+#                 verdict (bench/scenario.py): drift, a run per
+#                 BENCH_DRIFTS (default "0 5 10 20") into
+#                 build/bench/scenario-drift/d<PCT>/; apps, into
+#                 build/bench/scenario-apps/. BENCH_SCENARIO_MODES
+#                 overrides its modes, BENCH_SCENARIO_ARGS adds options
+#                 (after the scenario's own: --trials 3 --apps 3 for
+#                 drift, --trials 2 for apps)
 #
 #   BENCH_STORAGE=emmc|ufs|none   disk throttling profile (default emmc);
 #                 emmc-dilated, ufs-dilated: the same profile with its
@@ -122,6 +131,37 @@ run_vm() {
 	log "VM run: $(( $(date +%s) - start ))s, exit $vrc"
 	[ $vrc = 0 ] || rc=$vrc
 }
+scenario=${BENCH_SCENARIO:-}
+case $scenario in
+""|drift|apps) ;;
+*) die "BENCH_SCENARIO: drift or apps, not $scenario" ;;
+esac
+if [ -n "$scenario" ]; then
+	# The scenarios (bench/README.md): their own settings, no overhead
+	# comparison; the verdict by bench/scenario.py.
+	sargs="--anatomy 0 --warmup 0"
+	if [ "$scenario" = drift ]; then
+		dirs=()
+		for d in ${BENCH_DRIFTS:-0 5 10 20}; do
+			[[ $d =~ ^[0-9]+$ ]] && [ "$d" -le 100 ] || die "BENCH_DRIFTS: percentages, not $d"
+			run_vm "$out/scenario-drift/d$d" "${VM_DISK_SIZE:-1G}" $sargs 				--trials 3 --apps 3 --rounds 60 --sequences cycle,random 				--modes "${BENCH_SCENARIO_MODES:-baseline,userspace,userspace-rerecord,prepage,prepage-profile}" 				${BENCH_SCENARIO_ARGS:-} --drift "$d"
+			dirs+=("$out/scenario-drift/d$d")
+		done
+		set +e
+		python3 "$ROOT/bench/scenario.py" drift "${dirs[@]}" | tee "$out/scenario-drift/verdict.txt"
+		vrc=${PIPESTATUS[0]}
+		set -e
+	else
+		run_vm "$out/scenario-apps" "${VM_DISK_SIZE:-1G}" $sargs 			--trials 2 --apps 12 --rounds 25 --sequences zipf 			--unprofiled 1,5,9 --update 4@150 			--modes "${BENCH_SCENARIO_MODES:-baseline,userspace,prepage}" 			${BENCH_SCENARIO_ARGS:-}
+		set +e
+		python3 "$ROOT/bench/scenario.py" apps "$out/scenario-apps" | tee "$out/scenario-apps/verdict.txt"
+		vrc=${PIPESTATUS[0]}
+		set -e
+	fi
+	# FAIL is a result, not a broken run; a missing or failed run is.
+	[ "$rc" = 0 ] && [ "$vrc" != 2 ] || die "the scenario did not run (VM exit $rc, verdict exit $vrc): see $out/scenario-*"
+	exit 0
+fi
 if [ "${BENCH_OVERHEAD:-1}" != only ]; then
 	if [[ " $workloads " = *" apps "* ]]; then
 		# The apps' root tree, on the app disk at /mnt/disk/root.

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""scenario.py drift DIR... | apps DIR: the verdicts of the scenarios of
+bench/README.md ("Scenarios for what only an engine that learns online
+could win"), from prepage-bench's output (DIR/raw.txt) of
+`make bench BENCH_SCENARIO=drift` (a run per drift, DIR/d<PCT>) or
+`BENCH_SCENARIO=apps`. The criteria are the README's, written before the
+first run; every ratio is paired switch by switch, with the 95% interval
+of report.py's two-stage bootstrap. Exit 0 on PASS, 1 on FAIL, 2 when a
+run the criteria need is missing or failed."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
+
+
+def load(d):
+    path = os.path.join(d, "raw.txt")
+    if not os.path.exists(path):
+        return None
+    recs = report.parse(path)
+    if not recs["CONFIG"] or not recs["SWITCH"]:
+        return None
+    return recs
+
+
+def cmp(switches, ref, mode):
+    """@mode against @ref over @switches: above 1, @mode is faster."""
+    index = report.switch_index(switches)
+    return report.compare(index, ref, mode)
+
+
+def show(label, c):
+    print(f"  {label:<44} {report.fmt_ci(c) if c else 'not run'}")
+
+
+def r2(v):
+    return None if v is None else round(v, 2)
+
+
+def at_least(c, x):
+    """Ratio at least @x with the interval's lower end above 1.00."""
+    return c is not None and c["ci_low"] is not None and \
+        r2(c["ratio"]) >= x and r2(c["ci_low"]) > 1.0
+
+
+def not_slower(c):
+    """The interval's upper end at 1.00 or above."""
+    return c is not None and c["ci_high"] is not None and \
+        r2(c["ci_high"]) >= 1.0
+
+
+def faster(c):
+    """The interval's lower end above 1.00."""
+    return c is not None and c["ci_low"] is not None and \
+        r2(c["ci_low"]) > 1.0
+
+
+def bad_pages(recs):
+    return sum(r.get("bad", 0) for r in recs["MODE"])
+
+
+def drift(dirs):
+    runs = {}
+    for d in dirs:
+        recs = load(d)
+        if recs is None:
+            print(f"scenario drift: {d}: no run", file=sys.stderr)
+            continue
+        runs[recs["CONFIG"][0]["drift_pct"]] = recs
+    print("== scenario A, drift: switches 41-60 of each app ==")
+    fails, missing = [], []
+    for pct in sorted(runs):
+        recs = runs[pct]
+        cfg = recs["CONFIG"][0]
+        late = [r for r in recs["SWITCH"] if r.get("app_sw", -1) >= 40]
+        modes = sorted({r["mode"] for r in late})
+        print(f"drift {pct}% ({cfg['apps']} apps, {cfg['trials']} trials, "
+              f"{len(late)} switches, modes {','.join(modes)}; "
+              f"pages with wrong contents: {bad_pages(recs)})")
+        pu = cmp(late, "userspace", "prepage")
+        pr = cmp(late, "userspace-rerecord", "prepage")
+        show("prepage vs userspace (replay)", pu)
+        show("prepage vs userspace-rerecord", pr)
+        show("userspace-rerecord vs userspace", cmp(late, "userspace",
+                                                    "userspace-rerecord"))
+        for m in ("userspace", "userspace-rerecord", "prepage",
+                  "prepage-profile"):
+            if m in modes and "baseline" in modes:
+                show(f"{m} vs baseline", cmp(late, "baseline", m))
+        if bad_pages(recs):
+            fails.append(f"drift {pct}%: pages with wrong contents")
+        if pct in (10, 20):
+            if not at_least(pu, 1.10):
+                fails.append(f"drift {pct}%: prepage vs userspace "
+                             f"{report.fmt_ci(pu, False)} (wanted >= 1.10x, "
+                             "lower end above 1.00)")
+            if not not_slower(pr):
+                fails.append(f"drift {pct}%: prepage vs userspace-rerecord "
+                             f"{report.fmt_ci(pr, False)} (wanted the upper "
+                             "end at 1.00 or above)")
+        if pct == 0 and not not_slower(pu):
+            fails.append(f"drift 0%: prepage vs userspace "
+                         f"{report.fmt_ci(pu, False)} (wanted the upper end "
+                         "at 1.00 or above)")
+    for pct in (0, 10, 20):
+        if pct not in runs:
+            missing.append(f"drift {pct}%")
+    return verdict(fails, missing)
+
+
+def apps(d):
+    recs = load(d)
+    print("== scenario C, many apps, little profiling ==")
+    if recs is None:
+        return verdict([], [f"{d}: no run"])
+    cfg = recs["CONFIG"][0]
+    unprof = {i for i in range(32) if int(cfg["unprofiled"], 16) >> i & 1}
+    upd, at = cfg["update_app"], cfg["update_at"]
+    sw = recs["SWITCH"]
+    counts = {}
+    for r in sw:
+        if r["mode"] == "baseline" and r["trial"] == 0:
+            counts[r["app"]] = counts.get(r["app"], 0) + 1
+    print(f"{cfg['apps']} apps, {cfg['trials']} trials, sequence "
+          f"{cfg['sequences']}; never profiled: "
+          f"{','.join(map(str, sorted(unprof)))}; app {upd} updated before "
+          f"switch {at}; switches per app (a trial): "
+          + " ".join(f"{a}:{counts[a]}" for a in sorted(counts)))
+    print(f"pages with wrong contents: {bad_pages(recs)}")
+    fails = []
+    allc = cmp(sw, "userspace", "prepage")
+    newc = cmp([r for r in sw if r["app"] in unprof], "baseline", "prepage")
+    updc = cmp([r for r in sw if r["app"] == upd and r["sw"] >= at],
+               "baseline", "prepage")
+    show("all switches: prepage vs userspace", allc)
+    show("all switches: prepage vs baseline", cmp(sw, "baseline", "prepage"))
+    show("all switches: userspace vs baseline",
+         cmp(sw, "baseline", "userspace"))
+    show("never profiled: prepage vs baseline", newc)
+    show("never profiled: userspace vs baseline",
+         cmp([r for r in sw if r["app"] in unprof], "baseline", "userspace"))
+    show(f"app {upd} after its update: prepage vs baseline", updc)
+    show(f"app {upd} after its update: userspace vs baseline",
+         cmp([r for r in sw if r["app"] == upd and r["sw"] >= at],
+             "baseline", "userspace"))
+    if not at_least(allc, 1.05):
+        fails.append(f"all switches: prepage vs userspace "
+                     f"{report.fmt_ci(allc, False)} (wanted >= 1.05x, lower "
+                     "end above 1.00)")
+    if not faster(newc):
+        fails.append(f"never-profiled apps: prepage vs baseline "
+                     f"{report.fmt_ci(newc, False)} (wanted the lower end "
+                     "above 1.00)")
+    if not not_slower(updc):
+        fails.append(f"updated app after the update: prepage vs baseline "
+                     f"{report.fmt_ci(updc, False)} (wanted the upper end at "
+                     "1.00 or above)")
+    if bad_pages(recs):
+        fails.append("pages with wrong contents")
+    return verdict(fails, [])
+
+
+def verdict(fails, missing):
+    if missing:
+        print("INCOMPLETE: not run: " + "; ".join(missing))
+        return 2
+    if fails:
+        print("FAIL:")
+        for f in fails:
+            print(f"  {f}")
+        return 1
+    print("PASS")
+    return 0
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[1] not in ("drift", "apps") or \
+            (sys.argv[1] == "apps" and len(sys.argv) != 3):
+        print(__doc__, file=sys.stderr)
+        return 2
+    if sys.argv[1] == "drift":
+        return drift(sys.argv[2:])
+    return apps(sys.argv[2])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
