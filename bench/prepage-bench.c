@@ -1092,7 +1092,7 @@ static void app_main(struct app *a, int cmd, int reply)
 	int *order;
 	struct msg m;
 	long p;
-	int o;
+	int o, fd;
 
 	for (o = 0; o < NR_FILES; o++) {
 		int fd = open(a->path[o], O_RDONLY);
@@ -1147,6 +1147,20 @@ static void app_main(struct app *a, int cmd, int reply)
 				page_out(a, false);
 			break;
 		case 'P':
+			/*
+			 * Pages that other apps map too are not paged out
+			 * (MADV_PAGEOUT skips them, fadvise cannot drop them):
+			 * the framework mapped anew drops this app's mappings
+			 * of it, and the last app's page-out its pages.
+			 */
+			fd = open(a->path[FRAMEWORK], O_RDONLY);
+			if (fd < 0 || mmap(a->map[FRAMEWORK],
+					   file_pages(FRAMEWORK) * psz, PROT_READ,
+					   MAP_SHARED | MAP_FIXED, fd, 0) ==
+				      MAP_FAILED)
+				die("map %s again: %s", a->path[FRAMEWORK],
+				    strerror(errno));
+			close(fd);
 			page_out(a, true);
 			break;
 		case 'V':	/* its files updated: the new ones mapped */
@@ -1922,6 +1936,16 @@ static void record_profile(struct app *a, struct gen_counts *g)
 	f = rec_spawn(a, opt.profile_rounds, a->table, &pid);
 	fp_alloc(&fp);
 	for (r = 0; r < opt.profile_rounds; r++) {
+		int j;
+
+		/*
+		 * Every app's mappings of the framework go too (the model's:
+		 * a real app's shared libraries stay mapped by the others),
+		 * so that the app faults on all of its pages again.
+		 */
+		for (j = 0; j < opt.apps && !real_root; j++)
+			if (j != a->id)
+				app_call(&apps[j], 'P', 0);
 		app_call(a, 'P', 0);
 		app_ctl(a, "start");
 		m = app_call(a, 'S', -1 - r);
@@ -3364,6 +3388,13 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		free(sched);
 		return 0;
 	}
+	/*
+	 * userspace-rerecord records with prepagectl (trace_hold()): the
+	 * events' buffers made before the balloon leaves the apps their
+	 * budget, not out of it.
+	 */
+	if (rerecord)
+		trace_hold(true);
 	if (reclaim) {
 		balloon_mb = balloon_inflate();
 		avail_mb = mem_available_mb();
@@ -3389,7 +3420,6 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	if (rerecord) {
 		knob("file_enabled", "0");
 		knob("anon_enabled", "0");
-		trace_hold(true);
 	}
 	for (i = 0; pre && i < nr_sets; i++) {
 		char name[64], *eq = strchr(sets[i], '=');
@@ -3645,8 +3675,6 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			close(apps[i].reply);
 		}
 	}
-	if (rerecord)
-		trace_hold(false);
 	/* The updated app's files as they were, for the next mode. */
 	for (i = 0; i < opt.apps; i++)
 		if (apps[i].version)
@@ -3666,6 +3694,8 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		apps[i].oracle = false;
 	free(sched);
 	balloon_deflate();
+	if (rerecord)
+		trace_hold(false);
 	return bad ? -1 : 0;
 }
 
