@@ -24,7 +24,7 @@
 #                 build/bench/scenario-drift/d<PCT>/; apps, into
 #                 build/bench/scenario-apps/. BENCH_SCENARIO_MODES
 #                 overrides its modes, BENCH_SCENARIO_ARGS adds options
-#                 (after the scenario's own: --trials 3 --apps 3 for
+#                 (after the scenario's own: --trials 3 for
 #                 drift, --trials 2 for apps)
 #
 #   BENCH_STORAGE=emmc|ufs|none   disk throttling profile (default emmc);
@@ -144,7 +144,10 @@ if [ -n "$scenario" ]; then
 		dirs=()
 		for d in ${BENCH_DRIFTS:-0 5 10 20}; do
 			[[ $d =~ ^[0-9]+$ ]] && [ "$d" -le 100 ] || die "BENCH_DRIFTS: percentages, not $d"
-			run_vm "$out/scenario-drift/d$d" "${VM_DISK_SIZE:-1G}" $sargs 				--trials 3 --apps 3 --rounds 60 --sequences cycle,random 				--modes "${BENCH_SCENARIO_MODES:-baseline,userspace,userspace-rerecord,prepage,prepage-profile}" 				${BENCH_SCENARIO_ARGS:-} --drift "$d"
+			run_vm "$out/scenario-drift/d$d" "${VM_DISK_SIZE:-1G}" $sargs \
+				--trials 3 --rounds 60 --sequences cycle,random \
+				--modes "${BENCH_SCENARIO_MODES:-baseline,userspace,userspace-rerecord,prepage,prepage-profile}" \
+				${BENCH_SCENARIO_ARGS:-} --drift "$d"
 			dirs+=("$out/scenario-drift/d$d")
 		done
 		set +e
@@ -152,7 +155,11 @@ if [ -n "$scenario" ]; then
 		vrc=${PIPESTATUS[0]}
 		set -e
 	else
-		run_vm "$out/scenario-apps" "${VM_DISK_SIZE:-1G}" $sargs 			--trials 2 --apps 12 --rounds 25 --sequences zipf 			--unprofiled 1,5,9 --update 4@150 			--modes "${BENCH_SCENARIO_MODES:-baseline,userspace,prepage}" 			${BENCH_SCENARIO_ARGS:-}
+		run_vm "$out/scenario-apps" "${VM_DISK_SIZE:-1G}" $sargs \
+			--trials 2 --apps 12 --rounds 25 --sequences zipf \
+			--unprofiled 1,5,9 --update 4@150 \
+			--modes "${BENCH_SCENARIO_MODES:-baseline,userspace,prepage}" \
+			${BENCH_SCENARIO_ARGS:-}
 		set +e
 		python3 "$ROOT/bench/scenario.py" apps "$out/scenario-apps" | tee "$out/scenario-apps/verdict.txt"
 		vrc=${PIPESTATUS[0]}

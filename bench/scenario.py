@@ -84,6 +84,9 @@ def drift(dirs):
         pr = cmp(late, "userspace-rerecord", "prepage")
         show("prepage vs userspace (replay)", pu)
         show("prepage vs userspace-rerecord", pr)
+        show("  the same, switches 41-50 (no recording)",
+             cmp([r for r in late if r["app_sw"] < 50],
+                 "userspace-rerecord", "prepage"))
         show("userspace-rerecord vs userspace", cmp(late, "userspace",
                                                     "userspace-rerecord"))
         for m in ("userspace", "userspace-rerecord", "prepage",
