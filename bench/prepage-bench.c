@@ -2868,7 +2868,13 @@ static long mem_available_mb(void)
 }
 
 #define BALLOON_CHUNKS	128
-#define REC_MB		10	/* a recorder's buffers, and some */
+#define REC_SLACK_MB	16
+
+/* What prepagectl record's tracefs buffers take: 4 MiB a CPU. */
+static long rec_mb(void)
+{
+	return 4 * sysconf(_SC_NPROCESSORS_ONLN);
+}
 
 static struct {
 	void *p[BALLOON_CHUNKS];
@@ -3516,11 +3522,16 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				 * Its tracefs instance's buffers (4 MiB a CPU)
 				 * do not come out of the apps' budget: the
 				 * balloon makes room for them while it runs.
+				 * They are not made unless MemAvailable,
+				 * less the reserves, holds them: room for
+				 * that while they are made.
 				 */
 				if (reclaim)
-					balloon_shrink(REC_MB);
+					balloon_shrink(rec_mb() + REC_SLACK_MB);
 				rec_f[a->id] = rec_spawn(a, 10, out,
 							 &rec_pid[a->id]);
+				if (reclaim)
+					balloon_grow(REC_SLACK_MB);
 			}
 			if (rec_f[a->id])
 				app_ctl(a, "start");
@@ -3563,7 +3574,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 					rec_finish(a, rec_f[a->id], rec_pid[a->id]);
 					rec_f[a->id] = NULL;
 					if (reclaim)
-						balloon_grow(REC_MB);
+						balloon_grow(rec_mb());
 					snprintf(a->table, sizeof(a->table),
 						 "/tmp/prepage-bench.%d.rerecord",
 						 a->id);

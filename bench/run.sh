@@ -24,8 +24,8 @@
 #                 build/bench/scenario-drift/d<PCT>/; apps, into
 #                 build/bench/scenario-apps/. BENCH_SCENARIO_MODES
 #                 overrides its modes, BENCH_SCENARIO_ARGS adds options
-#                 (after the scenario's own: --trials 3 for
-#                 drift, --trials 2 for apps)
+#                 (after the scenario's own: --trials 3 --apps 4
+#                 for drift, --trials 2 for apps)
 #
 #   BENCH_STORAGE=emmc|ufs|none   disk throttling profile (default emmc);
 #                 emmc-dilated, ufs-dilated: the same profile with its
@@ -145,7 +145,7 @@ if [ -n "$scenario" ]; then
 		for d in ${BENCH_DRIFTS:-0 5 10 20}; do
 			[[ $d =~ ^[0-9]+$ ]] && [ "$d" -le 100 ] || die "BENCH_DRIFTS: percentages, not $d"
 			run_vm "$out/scenario-drift/d$d" "${VM_DISK_SIZE:-1G}" $sargs \
-				--trials 3 --rounds 60 --sequences cycle,random \
+				--trials 3 --apps 4 --rounds 60 --sequences cycle,random \
 				--modes "${BENCH_SCENARIO_MODES:-baseline,userspace,userspace-rerecord,prepage,prepage-profile}" \
 				${BENCH_SCENARIO_ARGS:-} --drift "$d"
 			dirs+=("$out/scenario-drift/d$d")
