@@ -2894,6 +2894,13 @@ static void balloon_grow(long mb)
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | MAP_LOCKED, -1, 0);
 	if (p == MAP_FAILED)
 		die("cannot lock %zu MiB: %s", len >> 20, strerror(errno));
+	/*
+	 * Not in the apps forked after it: each would copy its page tables
+	 * (2 MiB a GiB) out of the budget, and hold its pages when the
+	 * balloon shrinks.
+	 */
+	if (madvise(p, len, MADV_DONTFORK))
+		die("balloon: MADV_DONTFORK: %s", strerror(errno));
 	balloon.p[balloon.n] = p;
 	balloon.len[balloon.n++] = len;
 }
