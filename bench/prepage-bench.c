@@ -1684,6 +1684,25 @@ static bool unprofiled(const struct app *a)
 	return opt.unprofiled >> a->id & 1;
 }
 
+/*
+ * userspace-rerecord: the table recorded in period @period, replayed
+ * from now on, unless it holds no page (then the one before stays).
+ */
+static void rerecorded(struct app *a, int period)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/tmp/prepage-bench.%d.rerecord.%d",
+		 a->id, period);
+	if (stat(path, &st))
+		die("%s: %s", path, strerror(errno));
+	printf("RERECORD app=%d period=%d bytes=%lld%s\n", a->id, period,
+	       (long long)st.st_size, st.st_size ? "" : " kept=1");
+	if (st.st_size)
+		snprintf(a->table, sizeof(a->table), "%s", path);
+}
+
 #define PROFILE_MIN	8	/* of opt.profile_rounds switches */
 
 static char prepagectl[PATH_MAX];	/* next to this program */
@@ -3523,8 +3542,10 @@ static int run_mode(const char *name, int trial, bool anatomy)
 
 				if (!nr_rec++)
 					fault_around_off(true);
+				/* Not over the table the replay reads. */
 				snprintf(out, sizeof(out),
-					 "/tmp/prepage-bench.%d.rerecord", a->id);
+					 "/tmp/prepage-bench.%d.rerecord.%d",
+					 a->id, fr / 20);
 				/*
 				 * Its tracefs instance's buffers (4 MiB a CPU)
 				 * do not come out of the apps' budget: the
@@ -3582,9 +3603,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 					rec_f[a->id] = NULL;
 					if (reclaim)
 						balloon_grow(rec_mb());
-					snprintf(a->table, sizeof(a->table),
-						 "/tmp/prepage-bench.%d.rerecord",
-						 a->id);
+					rerecorded(a, fr / 20);
 					if (!--nr_rec)
 						fault_around_off(false);
 				}
