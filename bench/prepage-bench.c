@@ -713,8 +713,8 @@ static bool run_used(const struct app *a, int i, int round, int use)
 }
 
 /*
- * Where run @i of @a starts in round @round. With --drift, from round 0
- * on (the profiling rounds, below 0, do not drift), each run moves at
+ * Where run @i of @a starts in round @round. With --drift, from the first
+ * measured round on (not in the profiling or warm-up ones), each run moves at
  * each switch with a chance of --drift percent to a new place in its
  * object, keeping its class and probability: it is where its last move
  * put it.
@@ -725,7 +725,7 @@ static long run_start(const struct app *a, int i, int round)
 	long pages = r->obj == NR_FILES ? opt.anon_pages : file_pages(r->obj);
 	int k;
 
-	for (k = round; opt.drift_pct && k >= 0; k--) {
+	for (k = round; opt.drift_pct && k >= opt.warmup; k--) {
 		uint64_t x = mix(a->model.key ^ mix((uint64_t)r->id << 24 ^
 				 (uint64_t)k << 1 ^ 0x9000));
 
@@ -1697,8 +1697,9 @@ static void rerecorded(struct app *a, int period)
 		 a->id, period);
 	if (stat(path, &st))
 		die("%s: %s", path, strerror(errno));
-	printf("RERECORD app=%d period=%d bytes=%lld%s\n", a->id, period,
-	       (long long)st.st_size, st.st_size ? "" : " kept=1");
+	printf("RERECORD app=%d period=%d windows=%d bytes=%lld%s\n", a->id,
+	       period, a->recorded_windows, (long long)st.st_size,
+	       st.st_size ? "" : " kept=1");
 	if (st.st_size)
 		snprintf(a->table, sizeof(a->table), "%s", path);
 }
@@ -3640,10 +3641,12 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			 * where its GC left them.
 			 */
 			if (!oracle || oracle_next(a, sched, r * opt.apps + i)) {
-				if (profile && !unprofiled(a))
-					load_table(a, true);
-				else if (oracle)
+				if (profile) {
+					if (!unprofiled(a))
+						load_table(a, true);
+				} else if (oracle) {
 					write_table(a, replay_advice == MADV_WILLNEED);
+				}
 			}
 			bad += m.bad;
 			if (measured && !anatomy)
@@ -3711,6 +3714,16 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			close(apps[i].cmd);
 			close(apps[i].reply);
 		}
+	}
+	/* A recorder left (none with cycle and random): stopped. */
+	for (i = 0; i < opt.apps; i++) {
+		if (!rec_f[i])
+			continue;
+		kill(rec_pid[i], SIGTERM);
+		waitpid(rec_pid[i], NULL, 0);
+		fclose(rec_f[i]);
+		if (!--nr_rec)
+			fault_around_off(false);
 	}
 	/* The updated app's files as they were, for the next mode. */
 	for (i = 0; i < opt.apps; i++)
@@ -4091,10 +4104,15 @@ int main(int argc, char **argv)
 		char base[32];
 
 		mode_base(modes[i], base, sizeof(base));
-		if (app_rounds && (strstr(base, "-oracle") ||
-				   !strcmp(base, "userspace-rerecord")))
+		if (app_rounds && strstr(base, "-oracle"))
 			die("%s: not with the zipf sequence (it needs an app's switches at known rounds)",
 			    modes[i]);
+		for (t = 0; t < nr_sequences; t++)
+			if (!strcmp(base, "userspace-rerecord") &&
+			    sequences[t] != SEQ_CYCLE &&
+			    sequences[t] != SEQ_RANDOM)
+				die("%s: with the sequences cycle and random only (each app once a round)",
+				    modes[i]);
 	}
 	if ((opt.drift_pct || opt.unprofiled || opt.update_app >= 0) &&
 	    (real_root || opt.footprint != FP_CALIBRATED))
