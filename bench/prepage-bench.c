@@ -937,22 +937,21 @@ static void model_version(struct app *a)
 			m->nr_file + b->order[i] - b->nr_file;
 }
 
-/* Map @a's own files (not the framework), in the app. */
-static void map_own(struct app *a)
+/*
+ * Map @a's file @o, in the app; with @again, over its mapping (which
+ * drops the app's page table entries of it).
+ */
+static void map_file(struct app *a, int o, bool again)
 {
-	int o;
+	int fd = open(a->path[o], O_RDONLY);
 
-	for (o = 0; o < NR_OWN; o++) {
-		int fd = open(a->path[o], O_RDONLY);
-
-		if (fd < 0)
-			die("open %s: %s", a->path[o], strerror(errno));
-		a->map[o] = mmap(NULL, file_pages(o) * psz, PROT_READ,
-				 MAP_SHARED, fd, 0);
-		if (a->map[o] == MAP_FAILED)
-			die("mmap %s: %s", a->path[o], strerror(errno));
-		close(fd);
-	}
+	if (fd < 0)
+		die("open %s: %s", a->path[o], strerror(errno));
+	a->map[o] = mmap(again ? a->map[o] : NULL, file_pages(o) * psz,
+			 PROT_READ, MAP_SHARED | (again ? MAP_FIXED : 0), fd, 0);
+	if (a->map[o] == MAP_FAILED)
+		die("mmap %s: %s", a->path[o], strerror(errno));
+	close(fd);
 }
 
 static volatile uint64_t sink;
@@ -1092,19 +1091,10 @@ static void app_main(struct app *a, int cmd, int reply)
 	int *order;
 	struct msg m;
 	long p;
-	int o, fd;
+	int o;
 
-	for (o = 0; o < NR_FILES; o++) {
-		int fd = open(a->path[o], O_RDONLY);
-
-		if (fd < 0)
-			die("open %s: %s", a->path[o], strerror(errno));
-		a->map[o] = mmap(NULL, file_pages(o) * psz, PROT_READ,
-				 MAP_SHARED, fd, 0);
-		if (a->map[o] == MAP_FAILED)
-			die("mmap %s: %s", a->path[o], strerror(errno));
-		close(fd);
-	}
+	for (o = 0; o < NR_FILES; o++)
+		map_file(a, o, false);
 	a->map[NR_FILES] = mmap(NULL, heap_pages() * psz,
 				PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -1153,22 +1143,14 @@ static void app_main(struct app *a, int cmd, int reply)
 			 * the framework mapped anew drops this app's mappings
 			 * of it, and the last app's page-out its pages.
 			 */
-			fd = open(a->path[FRAMEWORK], O_RDONLY);
-			if (fd < 0 || mmap(a->map[FRAMEWORK],
-					   file_pages(FRAMEWORK) * psz, PROT_READ,
-					   MAP_SHARED | MAP_FIXED, fd, 0) ==
-				      MAP_FAILED)
-				die("map %s again: %s", a->path[FRAMEWORK],
-				    strerror(errno));
-			close(fd);
+			map_file(a, FRAMEWORK, true);
 			page_out(a, true);
 			break;
 		case 'V':	/* its files updated: the new ones mapped */
-			for (o = 0; o < NR_OWN; o++)
-				munmap(a->map[o], file_pages(o) * psz);
 			a->version = m.round;
 			model_version(a);
-			map_own(a);
+			for (o = 0; o < NR_OWN; o++)
+				map_file(a, o, true);
 			free(order);
 			order = malloc((a->model.nr + 1) * sizeof(*order));
 			if (!order)

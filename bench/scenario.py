@@ -60,6 +60,21 @@ def faster(c):
         r2(c["ci_low"]) > 1.0
 
 
+def judge(fails, label, c, test, wanted):
+    """Note in @fails the comparison @c (@label) if @test says it fails
+    the criterion @wanted."""
+    if not test(c):
+        fails.append(f"{label} {report.fmt_ci(c, False)} (wanted {wanted})")
+
+
+NOT_SLOWER = (not_slower, "the upper end at 1.00 or above")
+FASTER = (faster, "the lower end above 1.00")
+
+
+def at_least_x(x):
+    return (lambda c: at_least(c, x), f">= {x:.2f}x, lower end above 1.00")
+
+
 def bad_pages(recs):
     return sum(r.get("bad", 0) for r in recs["MODE"])
 
@@ -102,18 +117,12 @@ def drift(dirs):
         if bad_pages(recs):
             fails.append(f"drift {pct}%: pages with wrong contents")
         if pct in (10, 20):
-            if not at_least(pu, 1.10):
-                fails.append(f"drift {pct}%: prepage vs userspace "
-                             f"{report.fmt_ci(pu, False)} (wanted >= 1.10x, "
-                             "lower end above 1.00)")
-            if not not_slower(pr):
-                fails.append(f"drift {pct}%: prepage vs userspace-rerecord "
-                             f"{report.fmt_ci(pr, False)} (wanted the upper "
-                             "end at 1.00 or above)")
-        if pct == 0 and not not_slower(pu):
-            fails.append(f"drift 0%: prepage vs userspace "
-                         f"{report.fmt_ci(pu, False)} (wanted the upper end "
-                         "at 1.00 or above)")
+            judge(fails, f"drift {pct}%: prepage vs userspace", pu,
+                  *at_least_x(1.10))
+            judge(fails, f"drift {pct}%: prepage vs userspace-rerecord", pr,
+                  *NOT_SLOWER)
+        if pct == 0:
+            judge(fails, "drift 0%: prepage vs userspace", pu, *NOT_SLOWER)
     for pct in (0, 10, 20):
         if pct not in runs:
             missing.append(f"drift {pct}%")
@@ -158,18 +167,11 @@ def apps(d):
     show(f"app {upd} after its update: userspace vs baseline",
          cmp([r for r in sw if r["app"] == upd and r["sw"] >= at],
              "baseline", "userspace"))
-    if not at_least(allc, 1.05):
-        fails.append(f"all switches: prepage vs userspace "
-                     f"{report.fmt_ci(allc, False)} (wanted >= 1.05x, lower "
-                     "end above 1.00)")
-    if not faster(newc):
-        fails.append(f"never-profiled apps: prepage vs baseline "
-                     f"{report.fmt_ci(newc, False)} (wanted the lower end "
-                     "above 1.00)")
-    if not not_slower(updc):
-        fails.append(f"updated app after the update: prepage vs baseline "
-                     f"{report.fmt_ci(updc, False)} (wanted the upper end at "
-                     "1.00 or above)")
+    judge(fails, "all switches: prepage vs userspace", allc,
+          *at_least_x(1.05))
+    judge(fails, "never-profiled apps: prepage vs baseline", newc, *FASTER)
+    judge(fails, "updated app after the update: prepage vs baseline", updc,
+          *NOT_SLOWER)
     if bad_pages(recs):
         fails.append("pages with wrong contents")
     return verdict(fails, missing)
