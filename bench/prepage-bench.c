@@ -1273,6 +1273,8 @@ static void real_start(struct app *a)
 		close(r[0]);
 		close(r[1]);
 		personality(ADDR_NO_RANDOMIZE);
+		/* Not the driver's -1000: out of memory, an app goes. */
+		write_str("/proc/self/oom_score_adj", "0");
 		snprintf(dir, sizeof(dir), "/apps/%s", real_names[a->id]);
 		snprintf(sh, sizeof(sh), "exec %s", cmd);
 		if (chroot(real_root) || chdir(dir)) {

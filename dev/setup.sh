@@ -26,24 +26,53 @@ pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
 # bench: matplotlib for the report's plots; the real programs the
 # benchmark runs as apps (bench/apps/*/manifest: their PACKAGES, and
 # javac for the JVM app) and strace, with which bench/stage-apps.sh finds
-# the files they use.
-[ "${1:-}" = bench ] && pkgs+=(python3-matplotlib python3-numpy
-	openjdk-17-jre-headless openjdk-17-jdk-headless nodejs redis-server
-	strace)
+# the files they use. The apps' runtimes are pinned to Debian 12's
+# builds (bookworm and its security updates, which the archive serves
+# together with their dependencies), so that a fresh machine runs the
+# same programs; a pin the archive no longer serves (its next point
+# release) is said, and the archive's build installed instead: the
+# versions staged are recorded in each app's VERSIONS either way.
+bench_pins=(python3-matplotlib=3.6.3-1+b1 python3-numpy=1:1.24.2-1+deb12u1
+	openjdk-17-jre-headless=17.0.21.1+2-1~deb12u1
+	openjdk-17-jdk-headless=17.0.21.1+2-1~deb12u1
+	nodejs=18.20.4+dfsg-1~deb12u3 redis-server=5:7.0.15-1~deb12u10
+	strace=6.1-0.1)
+[ "${1:-}" = bench ] && pkgs+=("${bench_pins[@]}")
 missing=()
+pinned=()
 for p in "${pkgs[@]}"; do
+	if [[ $p = *=* ]]; then
+		# A pin: that version, if it is not the one installed.
+		[ "$(dpkg-query -W -f='${Status} ${Version}' "${p%%=*}" 2>/dev/null)" = "install ok installed ${p#*=}" ] ||
+			pinned+=("$p")
+		continue
+	fi
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done
+if [ ${#pinned[@]} -gt 0 ]; then
+	sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	for p in "${pinned[@]}"; do
+		if apt-cache madison "${p%%=*}" | awk -F'|' '{gsub(/ /, "", $2); print $2}' |
+			grep -qxF "${p#*=}"; then
+			missing+=("$p")
+		else
+			echo "==> warning: ${p%%=*} ${p#*=} (pinned) is no longer in the archive: installing its build there" >&2
+			dpkg-query -W -f='${Status}' "${p%%=*}" 2>/dev/null | grep -q 'install ok installed' ||
+				missing+=("${p%%=*}")
+		fi
+	done
+fi
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "==> installing: ${missing[*]}" >&2
 	sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
 	$sudo apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-		"${missing[@]}" >/dev/null
+		--allow-downgrades "${missing[@]}" >/dev/null
 	# The benchmark runs redis-server itself, in the VM: not a service
 	# of this machine.
-	if [[ " ${missing[*]} " = *" redis-server "* ]] && [ -d /run/systemd/system ]; then
+	if [[ " ${missing[*]} " = *" redis-server"* ]] && [ -d /run/systemd/system ]; then
 		$sudo systemctl disable --now redis-server >/dev/null 2>&1 || true
 	fi
 fi
