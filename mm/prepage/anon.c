@@ -142,7 +142,12 @@ struct prepage_anon_work {
  *		first anonymous prepager, freed under the state's lock with
  *		the prepagers stopped
  * @plan_nr:	entries in @plan (as @plan)
- * @cursor:	the next entry of @plan a prepager takes
+ * @take_lock:	protects @taken and @cursor while the prepagers run
+ * @taken:	the entries of @plan taken, by bit: by a prepager, or by
+ *		the app's own swap-in that a prepager followed; made and
+ *		freed with @plan, cleared when the prepagers start
+ * @cursor:	where in @plan the prepagers take entries next; entries it
+ *		passed that are not taken are taken once it reached the end
  * @prepaging:	anonymous prepager works queued or running
  * @stop:	tells the anonymous prepagers to stop, and why: 0, or an
  *		&enum prepage_stop_reason of the window closing or the table
@@ -153,7 +158,9 @@ struct prepage_anon_mm {
 	struct prepage_anon_table *table;
 	struct prepage_anon_plan *plan;
 	unsigned int plan_nr;
-	atomic_t cursor;
+	spinlock_t take_lock;	/* protects @taken and @cursor */
+	unsigned long *taken;
+	unsigned int cursor;
 	atomic_t prepaging;
 	u8 stop;
 	struct prepage_anon_work work[PREPAGE_MAX_ANON_WORKERS];
@@ -722,6 +729,16 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
 
 /* ---- the switch window ------------------------------------------------- */
 
+/* Free the plan of @pm's window; its lock is held, its prepagers done. */
+static void anon_plan_free(struct prepage_mm *pm)
+{
+	kvfree(anon_mm(pm)->plan);
+	anon_mm(pm)->plan = NULL;
+	anon_mm(pm)->plan_nr = 0;
+	bitmap_free(anon_mm(pm)->taken);
+	anon_mm(pm)->taken = NULL;
+}
+
 /**
  * prepage_anon_window_discard() - drop the plan of a window not ended
  * @pm:	the prepage state; its lock is held, its prepagers stopped, and
@@ -757,9 +774,7 @@ static void prepage_anon_window_discard(struct prepage_mm *pm)
 		anon_walk_free(&w);
 	}
 	prepage_extents_destroy(&unused);
-	kvfree(anon_mm(pm)->plan);
-	anon_mm(pm)->plan = NULL;
-	anon_mm(pm)->plan_nr = 0;
+	anon_plan_free(pm);
 }
 
 struct anon_end {
@@ -917,9 +932,7 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 	prepage_extents_destroy(&unused);
 	prepage_extents_destroy(&added);
 	prepage_extents_destroy(&missed);
-	kvfree(anon_mm(pm)->plan);
-	anon_mm(pm)->plan = NULL;
-	anon_mm(pm)->plan_nr = 0;
+	anon_plan_free(pm);
 }
 
 /* ---- the anonymous prepager ---------------------------------------------- */
@@ -1294,7 +1307,8 @@ static bool anon_nomem(struct prepage_mm *pm, bool cut)
 	    atomic_read(&pm->pressure_stopped))
 		return false;
 	return !anon_mm(pm)->plan ||
-	       atomic_read(&anon_mm(pm)->cursor) < anon_mm(pm)->plan_nr;
+	       find_first_zero_bit(anon_mm(pm)->taken, anon_mm(pm)->plan_nr) <
+	       anon_mm(pm)->plan_nr;
 }
 
 /*
@@ -1359,15 +1373,19 @@ static void anon_plan_build(struct prepage_mm *pm)
 {
 	struct prepage_anon_table *t = anon_mm(pm)->table;
 	struct prepage_anon_plan *plan;
-	unsigned long vpn;
+	unsigned long vpn, *taken;
 	unsigned int n = 0;
 	void *entry;
 
 	if (anon_mm(pm)->plan)
 		return;
 	plan = kvmalloc_array(t->nr_targets, sizeof(*plan), GFP_KERNEL_ACCOUNT);
-	if (!plan)
+	taken = bitmap_zalloc(t->nr_targets, GFP_KERNEL_ACCOUNT);
+	if (!plan || !taken) {
+		kvfree(plan);
+		bitmap_free(taken);
 		return;
+	}
 	xa_for_each(&t->pages, vpn, entry) {
 		if (!anon_is_target(entry))
 			continue;
@@ -1378,6 +1396,7 @@ static void anon_plan_build(struct prepage_mm *pm)
 			if (READ_ONCE(anon_mm(pm)->stop)) {
 				/* A plan cut short must not be kept. */
 				kvfree(plan);
+				bitmap_free(taken);
 				return;
 			}
 			cond_resched();
@@ -1385,6 +1404,7 @@ static void anon_plan_build(struct prepage_mm *pm)
 	}
 	anon_mm(pm)->plan = plan;
 	anon_mm(pm)->plan_nr = n;
+	anon_mm(pm)->taken = taken;
 }
 
 /* The first prepager plans the window, then wakes the others. */
@@ -1408,9 +1428,99 @@ static void anon_plan_and_queue(struct prepage_mm *pm)
 	}
 }
 
+/* The first entry of @am's plan whose page is @vpn or above. */
+static unsigned int anon_plan_find(struct prepage_anon_mm *am,
+				   unsigned long vpn)
+{
+	unsigned int lo = 0, hi = am->plan_nr;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (am->plan[mid].vpn < vpn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Follow the app: if it last swapped in itself a page of the plan that no
+ * prepager took (a late miss), the prepagers are behind it, busy where it
+ * is not. That page is taken (the app did it), and they go on from the
+ * next entry of the plan: the next pages by address are where the app
+ * goes next more often than the entries the cursor is at. What they pass
+ * is taken once they reached the end. Called under @take_lock.
+ */
+static void anon_follow(struct prepage_mm *pm)
+{
+	struct prepage_anon_mm *am = anon_mm(pm);
+	struct prepage_log_entry miss;
+	unsigned long last;
+	unsigned int i;
+
+	lockdep_assert_held(&am->take_lock);
+
+	if (!prepage_follow_take(pm, PREPAGE_SIDE_ANON, &miss))
+		return;
+	last = miss.index + miss.nr - 1;
+	i = anon_plan_find(am, last);
+	if (i >= am->plan_nr || am->plan[i].vpn != last ||
+	    __test_and_set_bit(i, am->taken))
+		return;
+	am->cursor = i + 1;
+	prepage_stat_add(pm, PREPAGE_STAT_ANON_FOLLOWED, 1);
+	trace_prepage_anon_follow(pm->slot.mm, pm->pid, last << PAGE_SHIFT);
+}
+
+/*
+ * Take up to @batch entries in a row of a plan of @nr entries that are not
+ * set in @taken, the first at @cursor or after it, else the first from
+ * the start of the plan; set them in @taken.
+ * Return: the entries taken, the first being *@first; 0 if none is left.
+ */
+static unsigned int anon_take_from(unsigned long *taken, unsigned int nr,
+				   unsigned int cursor, unsigned int batch,
+				   unsigned int *first)
+{
+	unsigned int i = find_next_zero_bit(taken, nr, cursor), end;
+
+	if (i >= nr)
+		i = find_first_zero_bit(taken, nr);
+	for (end = i; end < nr && end - i < batch; end++)
+		if (__test_and_set_bit(end, taken))
+			break;
+	*first = i;
+	return end - i;
+}
+
+/*
+ * Take the next batch of @pm's plan: up to @batch entries in a row that
+ * no one took, from the cursor on (moved to the app's last late miss
+ * first), or from the start of the plan once the cursor is past its end:
+ * what was passed to follow the app is taken last.
+ * Return: the entries taken, the first being *@first; 0 if none is left.
+ */
+static unsigned int anon_take(struct prepage_mm *pm, unsigned int batch,
+			      unsigned int *first)
+{
+	struct prepage_anon_mm *am = anon_mm(pm);
+	unsigned int nr;
+
+	spin_lock(&am->take_lock);
+	if (READ_ONCE(prepage_follow_app))
+		anon_follow(pm);
+	nr = anon_take_from(am->taken, am->plan_nr, am->cursor, batch, first);
+	am->cursor = *first + nr;
+	spin_unlock(&am->take_lock);
+	return nr;
+}
+
 /*
  * The work of one prepager thread in a window: take batches of
- * batch_pages target pages until none is left or it is told to stop.
+ * batch_pages target pages until none is left or it is told to stop,
+ * moving to the app's late misses between batches (follow_app).
  */
 static void anon_worker_fn(struct kthread_work *work)
 {
@@ -1419,9 +1529,9 @@ static void anon_worker_fn(struct kthread_work *work)
 	struct prepage_mm *pm = aw->pm;
 	struct mm_struct *mm = pm->slot.mm;
 	unsigned int batch = max(READ_ONCE(prepage_batch_pages), 1U);
+	struct prepage_anon_mm *am;
 	struct prepage_charge charge;
 	struct prepage_anon_walk w;
-	unsigned int nr;
 
 	/*
 	 * The state pins the mm_struct (mmgrab()), not its pages: the app
@@ -1432,31 +1542,31 @@ static void anon_worker_fn(struct kthread_work *work)
 	prepage_charge_begin(mm, &charge);
 	if (aw == &anon_mm(pm)->work[0])
 		anon_plan_and_queue(pm);
-	nr = anon_mm(pm)->plan_nr;
-	if (!nr || anon_walk_alloc(&w))
+	am = anon_mm(pm);
+	if (!am->plan_nr || anon_walk_alloc(&w))
 		goto uncharge;
 	for (;;) {
-		unsigned int start = atomic_fetch_add(batch, &anon_mm(pm)->cursor);
-		unsigned int i = start, end = min(start + batch, nr);
-		unsigned int prepaged = 0;
+		unsigned int start, i, end, prepaged = 0;
 
-		if (start >= nr)
+		end = anon_take(pm, batch, &start);
+		if (!end)
 			break;
+		end += start;
 		/* A batch may cross page tables: one span at a time. */
-		while (i < end && !anon_cut_short(pm)) {
-			unsigned long span = round_down(anon_mm(pm)->plan[i].vpn,
+		for (i = start; i < end && !anon_cut_short(pm); ) {
+			unsigned long span = round_down(am->plan[i].vpn,
 							PTRS_PER_PTE);
 			unsigned int j = i + 1;
 
-			while (j < end && round_down(anon_mm(pm)->plan[j].vpn,
-						     PTRS_PER_PTE) == span)
+			while (j < end &&
+			       round_down(am->plan[j].vpn, PTRS_PER_PTE) == span)
 				j++;
 			prepaged += anon_prepage_span(pm, &w, i, j);
 			i = j;
 		}
 		trace_prepage_anon_batch(mm, pm->pid,
-					 anon_mm(pm)->plan[start].vpn << PAGE_SHIFT,
-					 anon_mm(pm)->plan[end - 1].vpn << PAGE_SHIFT,
+					 am->plan[start].vpn << PAGE_SHIFT,
+					 am->plan[end - 1].vpn << PAGE_SHIFT,
 					 end - start, prepaged);
 		if (anon_cut_short(pm))
 			break;
@@ -1491,7 +1601,10 @@ static bool prepage_anon_start(struct prepage_mm *pm)
 	lockdep_assert_held(&pm->lock);
 
 	WRITE_ONCE(anon_mm(pm)->stop, 0);
-	atomic_set(&anon_mm(pm)->cursor, 0);
+	anon_mm(pm)->cursor = 0;
+	/* A restarted window's plan: walked again, what is swapped out. */
+	if (anon_mm(pm)->plan)
+		bitmap_zero(anon_mm(pm)->taken, anon_mm(pm)->plan_nr);
 	if (!anon_mm(pm)->table || !anon_mm(pm)->table->nr_targets ||
 	    !prepage_nr_anon_workers)
 		return false;
@@ -1527,6 +1640,7 @@ static void *prepage_anon_state_new(struct prepage_mm *pm)
 
 	if (!am)
 		return NULL;
+	spin_lock_init(&am->take_lock);
 	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++) {
 		kthread_init_work(&am->work[i].work, anon_worker_fn);
 		am->work[i].pm = pm;
@@ -1541,7 +1655,7 @@ static void prepage_anon_state_free(struct prepage_mm *pm)
 	lockdep_assert_held(&pm->lock);
 
 	anon_table_free(am->table);
-	kvfree(am->plan);
+	anon_plan_free(pm);
 	kfree(am);
 }
 
@@ -1777,6 +1891,7 @@ static const struct prepage_ops prepage_anon_ops = {
 	.stat_miss	= PREPAGE_STAT_ANON_MISS,
 	.stat_sat_out	= PREPAGE_STAT_ANON_SAT_OUT,
 	.min_precision	= &prepage_anon_min_precision_permille,
+	.follows	= true,
 	.targets	= prepage_anon_targets,
 	.attrs		= &prepage_anon_attr_group,
 	.workers_init	= prepage_anon_workers_init,

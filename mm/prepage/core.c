@@ -18,7 +18,8 @@
  * prepage_mm.log_lock is innermost: the access hooks take it in fault and
  * read paths, under any of the others, and nothing is taken under it but
  * what queue_work() takes (the workqueue's and the scheduler's locks), to
- * queue a state's lead work once a window.
+ * queue a state's lead work once a window. The anonymous prepagers take
+ * it under their plan's take_lock (anon.c), to take the app's last miss.
  * The prepage threads never take prepage_mm.lock, and nothing waits for
  * them: stopping them only tells them to stop (they may be blocked in
  * I/O, or wait for a CPU at idle priority while the app runs). What they
@@ -126,6 +127,12 @@ unsigned int prepage_max_switch_kbytes __read_mostly = 262144;
  * app waits on it. Default: on.
  */
 bool prepage_order_sides __read_mostly = true;
+
+/*
+ * Move a side's prepagers to where the app brings pages in itself while
+ * they run: its late misses tell where it waits now. Default: on.
+ */
+bool prepage_follow_app __read_mostly = true;
 
 /* The backends, by &enum prepage_side; registered at boot, never removed. */
 const struct prepage_ops *prepage_backends[PREPAGE_NR_SIDES];
@@ -1043,6 +1050,8 @@ static bool prepage_side_start(struct prepage_mm *pm, unsigned int i)
 	if (!pm->running)
 		atomic_inc(&prepage_nr_running);
 	WRITE_ONCE(pm->running, pm->running | BIT(i));
+	/* A miss of an earlier window is not where the app is now. */
+	WRITE_ONCE(pm->follow[i].nr, 0);
 	spin_unlock(&pm->log_lock);
 	queued = ops->start(pm);
 	if (!queued) {
@@ -1582,6 +1591,7 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 			    unsigned long nr)
 {
 	struct prepage_log_entry *e;
+	unsigned int side;
 
 	spin_lock(&pm->log_lock);
 	if (!pm->logging)
@@ -1595,6 +1605,17 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 			WRITE_ONCE(pm->reached, true);
 			prepage_lead_queue(pm);
 		}
+	}
+	/* Where the app waits now, for the side's prepagers to move to. */
+	side = kind == PREPAGE_LOG_FILE_ADDED ? PREPAGE_SIDE_FILE :
+						PREPAGE_SIDE_ANON;
+	if (kind != PREPAGE_LOG_FILE_ACCESS && (pm->running & BIT(side)) &&
+	    prepage_backends[side]->follows && READ_ONCE(prepage_follow_app)) {
+		pm->follow[side].key = key;
+		pm->follow[side].index = index;
+		pm->follow[side].kind = kind;
+		WRITE_ONCE(pm->follow[side].nr, min_t(unsigned long, nr,
+						      UINT_MAX));
 	}
 	if (pm->log_nr) {
 		e = &pm->log[pm->log_nr - 1];
@@ -1645,6 +1666,32 @@ void prepage_log(enum prepage_log_kind kind, const void *key,
 	if (pm && READ_ONCE(pm->logging))
 		prepage_log_add(pm, kind, key, index, nr);
 	rcu_read_unlock();
+}
+
+/**
+ * prepage_follow_take() - take the app's last miss on a side
+ * @pm:		the prepage state, of a window whose prepagers of @side run
+ * @side:	the side, one whose backend follows (&prepage_ops.follows)
+ * @miss:	where to put the miss: the pages the app last brought in
+ *		itself, as their log entry would say (@miss->nr is at most
+ *		what one fault or one read brings in)
+ *
+ * Called by the side's prepagers between their steps, to move to where
+ * the app waits. Each miss is taken once; a later one replaces a miss
+ * not taken yet.
+ *
+ * Return: whether there was a miss to take.
+ */
+bool prepage_follow_take(struct prepage_mm *pm, enum prepage_side side,
+			 struct prepage_log_entry *miss)
+{
+	if (!READ_ONCE(pm->follow[side].nr))
+		return false;
+	spin_lock(&pm->log_lock);
+	*miss = pm->follow[side];
+	WRITE_ONCE(pm->follow[side].nr, 0);
+	spin_unlock(&pm->log_lock);
+	return miss->nr;
 }
 
 /**

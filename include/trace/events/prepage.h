@@ -364,8 +364,9 @@ TRACE_EVENT(prepage_file_extent,
  * @pid: the process that owns it
  * @address: the first page of the batch
  * @last: the last page of the batch
- * @nr_pages: the target pages in the batch (batch_pages, or fewer at the
- *	end of the plan)
+ * @nr_pages: the target pages in the batch: batch_pages, or fewer, at the
+ *	end of the plan or before an entry taken already (a later batch, or
+ *	a page the app swapped in that the prepagers followed)
  * @prepaged: of those, the pages it swapped in and mapped (the others
  *	were not swapped out, were swapped in before a restart, or it was
  *	stopped)
@@ -399,6 +400,37 @@ TRACE_EVENT(prepage_anon_batch,
 	TP_printk("mm=%p pid=%d address=0x%lx last=0x%lx nr_pages=%u prepaged=%u",
 		__entry->mm, __entry->pid, __entry->address, __entry->last,
 		__entry->nr_pages, __entry->prepaged)
+);
+
+/**
+ * prepage_anon_follow - the anonymous prepage threads moved to where the
+ * app is: it swapped in itself a page of the window's plan that no thread
+ * had taken (a late miss), and their next batch starts at the page of the
+ * plan after it
+ * @mm: the app's address space, printed hashed; only an identity
+ * @pid: the process that owns it
+ * @address: the page the app swapped in
+ */
+TRACE_EVENT(prepage_anon_follow,
+
+	TP_PROTO(struct mm_struct *mm, pid_t pid, unsigned long address),
+
+	TP_ARGS(mm, pid, address),
+
+	TP_STRUCT__entry(
+		__field(const void *, mm)
+		__field(pid_t, pid)
+		__field(unsigned long, address)
+	),
+
+	TP_fast_assign(
+		__entry->mm = mm;
+		__entry->pid = pid;
+		__entry->address = address;
+	),
+
+	TP_printk("mm=%p pid=%d address=0x%lx",
+		__entry->mm, __entry->pid, __entry->address)
 );
 
 /*

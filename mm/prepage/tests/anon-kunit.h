@@ -2,7 +2,7 @@
 /*
  * KUnit tests of the anonymous tables: the entry encoding, what an entry
  * becomes at a window's end, the counts kept beside the XArray, and the
- * table lines, parsed and shown.
+ * table lines, parsed and shown; and of how the prepagers take a plan.
  */
 
 #ifdef CONFIG_PREPAGE_KUNIT_TEST
@@ -354,6 +354,55 @@ static void prepage_test_anon_show_lines(struct kunit *test)
 	prepage_anon_table_free(t);
 }
 
+/*
+ * The prepagers take a plan in batches from the cursor, stopping before
+ * an entry taken already; past the end, they take what the cursor passed.
+ */
+static void prepage_test_anon_take(struct kunit *test)
+{
+	unsigned long *taken = bitmap_zalloc(20, GFP_KERNEL);
+	unsigned int first;
+
+	KUNIT_ASSERT_NOT_NULL(test, taken);
+	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 0, 4, &first), 4U);
+	KUNIT_EXPECT_EQ(test, first, 0U);
+	/* The app swapped in entry 9 itself, and the prepagers follow it. */
+	__set_bit(9, taken);
+	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 10, 4, &first), 4U);
+	KUNIT_EXPECT_EQ(test, first, 10U);
+	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 14, 4, &first), 4U);
+	KUNIT_EXPECT_EQ(test, first, 14U);
+	/* The end of the plan ends a batch. */
+	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 18, 4, &first), 2U);
+	KUNIT_EXPECT_EQ(test, first, 18U);
+	/* Then what was passed, from the start; a taken entry ends a batch. */
+	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 20, 4, &first), 4U);
+	KUNIT_EXPECT_EQ(test, first, 4U);
+	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 8, 4, &first), 1U);
+	KUNIT_EXPECT_EQ(test, first, 8U);
+	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 9, 4, &first), 0U);
+	KUNIT_EXPECT_TRUE(test, bitmap_full(taken, 20));
+	bitmap_free(taken);
+}
+
+/* A miss is followed only to the plan entry of its own page. */
+static void prepage_test_anon_plan_find(struct kunit *test)
+{
+	struct prepage_anon_plan plan[] = {
+		{ .vpn = 3 }, { .vpn = 4 }, { .vpn = 10 }, { .vpn = 700 },
+	};
+	struct prepage_anon_mm am = { .plan = plan, .plan_nr = 4 };
+
+	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 0), 0U);
+	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 3), 0U);
+	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 4), 1U);
+	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 5), 2U);
+	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 700), 3U);
+	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 701), 4U);
+	am.plan_nr = 0;
+	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 3), 0U);
+}
+
 static struct kunit_case prepage_anon_test_cases[] = {
 	KUNIT_CASE(prepage_test_anon_entry),
 	KUNIT_CASE(prepage_test_anon_learn),
@@ -361,6 +410,8 @@ static struct kunit_case prepage_anon_test_cases[] = {
 	KUNIT_CASE(prepage_test_anon_parse_lines),
 	KUNIT_CASE(prepage_test_anon_parse_errors),
 	KUNIT_CASE(prepage_test_anon_show_lines),
+	KUNIT_CASE(prepage_test_anon_take),
+	KUNIT_CASE(prepage_test_anon_plan_find),
 	{},
 };
 
