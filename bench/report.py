@@ -348,6 +348,9 @@ def summarize(recs):
             # pages): the app got there first.
             "file_late": ratio(st.get("file_late", 0), fm),
             "anon_late": ratio(st.get("anon_late", 0), am),
+            # Late misses the anonymous prepagers moved to (follow_app),
+            # per switch.
+            "anon_followed_per_switch": st.get("anon_followed", 0) / n,
             # Windows whose prepagers stopped early, by why, per switch:
             # the budget ran out, memory pressure (bringing more in would
             # have made the app's memory cgroup or its node reclaim), the
@@ -490,7 +493,7 @@ def fmt(v, spec=".1f", pctg=False):
 def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "by trial", "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
-            "waste MB/sw", "evict f/a", "late f/a", "stops b/p/c/n", "sat out f/a", "anon T/C",
+            "waste MB/sw", "evict f/a", "late f/a", "moves/sw", "stops b/p/c/n", "sat out f/a", "anon T/C",
             "pref ms/sw", "kswapd ms/sw", "TLB IPI/sw",
             "start ms",
             "start p95", "start CPU p95", "start wait p95", "end ms",
@@ -516,6 +519,7 @@ def table(summary):
                      fmt(s["anon_evicted"], ".0%"),
                      fmt(s["file_late"], ".0%") + "/" +
                      fmt(s["anon_late"], ".0%"),
+                     fmt(s["anon_followed_per_switch"], ".1f"),
                      "/".join(fmt(s["stops_per_switch"][k], ".0%")
                               for k in ("budget", "pressure", "closed",
                                         "nomem")),
