@@ -375,6 +375,12 @@ def summarize(recs):
                 sum(r.get("replay_cpu_ms", 0) for r in md) / n,
             "kswapd_cpu_ms_per_switch":
                 sum(r.get("kswapd_cpu_ms", 0) for r in md) / n,
+            # The CPUs the prefetcher kept busy during a switch, on
+            # average: its CPU time per switch over the switch's mean
+            # latency (its windows end when the switch is done).
+            "prefetch_cpus": (sum(r["prepager_cpu_ms"] +
+                                  r.get("replay_cpu_ms", 0) for r in md) / n /
+                              statistics.mean(lat)) if lat else None,
             # TLB shootdown IPIs, all CPUs (x86 only; None elsewhere):
             # what flushing the app's TLB from another CPU costs it.
             "tlb_ipis_per_switch":
@@ -494,7 +500,7 @@ def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "by trial", "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
             "waste MB/sw", "evict f/a", "late f/a", "moves/sw", "stops b/p/c/n", "sat out f/a", "anon T/C",
-            "pref ms/sw", "kswapd ms/sw", "TLB IPI/sw",
+            "pref ms/sw", "pref CPUs", "kswapd ms/sw", "TLB IPI/sw",
             "start ms",
             "start p95", "start CPU p95", "start wait p95", "end ms",
             "settle ms"]
@@ -530,6 +536,7 @@ def table(summary):
                                       "anon_candidate_pages")),
                      fmt(s["prepager_cpu_ms_per_switch"] +
                          s["replay_cpu_ms_per_switch"]),
+                     fmt(s["prefetch_cpus"], ".2f"),
                      fmt(s["kswapd_cpu_ms_per_switch"]),
                      fmt(s["tlb_ipis_per_switch"], ".0f"),
                      fmt(s["start_ms_mean"], ".2f"),
@@ -953,7 +960,7 @@ def main():
                 "file_recall", "anon_precision", "anon_recall",
                 "prepaged_mb_per_switch", "wasted_mb_per_switch",
                 "prepager_cpu_ms_per_switch", "replay_cpu_ms_per_switch",
-                "kswapd_cpu_ms_per_switch", "tlb_ipis_per_switch",
+                "prefetch_cpus", "kswapd_cpu_ms_per_switch", "tlb_ipis_per_switch",
                 "start_ms_mean", "start_ms_p95",
                 "start_cpu_ms_p95", "start_wait_ms_p95", "end_ms_mean",
                 "settle_ms_mean", "files_ms", "heap_ms",
