@@ -49,18 +49,22 @@ set -euo pipefail
 "$ROOT/dev/setup.sh" bench
 "$ROOT/dev/base.sh"
 "$ROOT/dev/build.sh"
-# The benchmark's kernel: the series plus a bench-only patch that lets
-# process_madvise() take MADV_POPULATE_READ (the populate mode). The
-# worktree is re-made only when the series or the patch changed, so that
+# The benchmark's kernel: the series plus the bench-only patches: one
+# lets process_madvise() take MADV_POPULATE_READ (the populate mode), one
+# adds the pressure_stop knob (MODE@pressure_stop=0, an experiment). The
+# worktree is re-made only when the series or a patch changed, so that
 # the build stays incremental.
 kbench=$BUILD/kbench/linux
-want="$(git -C "$KSRC" rev-parse "$BRANCH") $(sha256sum <"$ROOT/bench/process-madvise-populate.patch" | cut -c1-16)"
+bench_patches=("$ROOT/bench/process-madvise-populate.patch" "$ROOT/bench/pressure-stop-knob.patch")
+want="$(git -C "$KSRC" rev-parse "$BRANCH") $(cat "${bench_patches[@]}" | sha256sum | cut -c1-16)"
 if [ "$(cat "$BUILD/kbench/.stamp" 2>/dev/null)" != "$want" ]; then
-	log "bench kernel tree: $BRANCH + bench/process-madvise-populate.patch"
+	log "bench kernel tree: $BRANCH + ${bench_patches[*]##*/}"
 	mkdir -p "$BUILD/kbench"
 	[ -e "$kbench/.git" ] || git -C "$KSRC" worktree add -q -f --detach "$kbench" "$BRANCH"
 	git -C "$kbench" checkout -q -f --detach "$BRANCH"
-	git -C "$kbench" apply "$ROOT/bench/process-madvise-populate.patch"
+	for p in "${bench_patches[@]}"; do
+		git -C "$kbench" apply "$p"
+	done
 	echo "$want" >"$BUILD/kbench/.stamp"
 fi
 # Configured as Android's kernels are in what the prepagers depend on
