@@ -735,7 +735,7 @@ static void anon_plan_free(struct prepage_mm *pm)
 	kvfree(anon_mm(pm)->plan);
 	anon_mm(pm)->plan = NULL;
 	anon_mm(pm)->plan_nr = 0;
-	bitmap_free(anon_mm(pm)->taken);
+	kvfree(anon_mm(pm)->taken);
 	anon_mm(pm)->taken = NULL;
 }
 
@@ -1380,10 +1380,12 @@ static void anon_plan_build(struct prepage_mm *pm)
 	if (anon_mm(pm)->plan)
 		return;
 	plan = kvmalloc_array(t->nr_targets, sizeof(*plan), GFP_KERNEL_ACCOUNT);
-	taken = bitmap_zalloc(t->nr_targets, GFP_KERNEL_ACCOUNT);
-	if (!plan || !taken) {
+	if (!plan)
+		return;
+	taken = kvcalloc(BITS_TO_LONGS(t->nr_targets), sizeof(*taken),
+			 GFP_KERNEL_ACCOUNT);
+	if (!taken) {
 		kvfree(plan);
-		bitmap_free(taken);
 		return;
 	}
 	xa_for_each(&t->pages, vpn, entry) {
@@ -1396,7 +1398,7 @@ static void anon_plan_build(struct prepage_mm *pm)
 			if (READ_ONCE(anon_mm(pm)->stop)) {
 				/* A plan cut short must not be kept. */
 				kvfree(plan);
-				bitmap_free(taken);
+				kvfree(taken);
 				return;
 			}
 			cond_resched();
@@ -1428,16 +1430,16 @@ static void anon_plan_and_queue(struct prepage_mm *pm)
 	}
 }
 
-/* The first entry of @am's plan whose page is @vpn or above. */
-static unsigned int anon_plan_find(struct prepage_anon_mm *am,
-				   unsigned long vpn)
+/* The first entry of the @nr of @plan whose page is @vpn or above. */
+static unsigned int anon_plan_find(const struct prepage_anon_plan *plan,
+				   unsigned int nr, unsigned long vpn)
 {
-	unsigned int lo = 0, hi = am->plan_nr;
+	unsigned int lo = 0, hi = nr;
 
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 
-		if (am->plan[mid].vpn < vpn)
+		if (plan[mid].vpn < vpn)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -1446,30 +1448,47 @@ static unsigned int anon_plan_find(struct prepage_anon_mm *am,
 }
 
 /*
- * Follow the app: if it last swapped in itself a page of the plan that no
+ * Take the entries of the @nr of @plan for pages [@first, @last], which
+ * the app swapped in itself, in @taken. Return: the entry after them if
+ * any of them was not taken yet (a late miss), else @nr + 1.
+ */
+static unsigned int anon_plan_claim(const struct prepage_anon_plan *plan,
+				    unsigned long *taken, unsigned int nr,
+				    unsigned long first, unsigned long last)
+{
+	unsigned int i = anon_plan_find(plan, nr, first), end = i;
+	bool late = false;
+
+	for (; end < nr && plan[end].vpn <= last; end++)
+		late |= !__test_and_set_bit(end, taken);
+	return late ? end : nr + 1;
+}
+
+/*
+ * Follow the app: if it last swapped in itself pages of the plan that no
  * prepager took (a late miss), the prepagers are behind it, busy where it
- * is not. That page is taken (the app did it), and they go on from the
- * next entry of the plan: the next pages by address are where the app
- * goes next more often than the entries the cursor is at. What they pass
- * is taken once they reached the end. Called under @take_lock.
+ * is not. Those entries are taken (the app did them), and the prepagers
+ * go on from the next entry of the plan, the app's next pages by address;
+ * what they pass is taken once they reached the end. Called under
+ * @take_lock.
  */
 static void anon_follow(struct prepage_mm *pm)
 {
 	struct prepage_anon_mm *am = anon_mm(pm);
 	struct prepage_log_entry miss;
 	unsigned long last;
-	unsigned int i;
+	unsigned int next;
 
 	lockdep_assert_held(&am->take_lock);
 
 	if (!prepage_follow_take(pm, PREPAGE_SIDE_ANON, &miss))
 		return;
 	last = miss.index + miss.nr - 1;
-	i = anon_plan_find(am, last);
-	if (i >= am->plan_nr || am->plan[i].vpn != last ||
-	    __test_and_set_bit(i, am->taken))
+	next = anon_plan_claim(am->plan, am->taken, am->plan_nr, miss.index,
+			       last);
+	if (next > am->plan_nr)
 		return;
-	am->cursor = i + 1;
+	am->cursor = next;
 	prepage_stat_add(pm, PREPAGE_STAT_ANON_FOLLOWED, 1);
 	trace_prepage_anon_follow(pm->slot.mm, pm->pid, last << PAGE_SHIFT);
 }
@@ -1484,13 +1503,15 @@ static unsigned int anon_take_from(unsigned long *taken, unsigned int nr,
 				   unsigned int cursor, unsigned int batch,
 				   unsigned int *first)
 {
-	unsigned int i = find_next_zero_bit(taken, nr, cursor), end;
+	unsigned int i, end;
 
+	i = find_next_zero_bit(taken, nr, cursor);
 	if (i >= nr)
 		i = find_first_zero_bit(taken, nr);
-	for (end = i; end < nr && end - i < batch; end++)
+	for (end = i; end < nr && end - i < batch; end++) {
 		if (__test_and_set_bit(end, taken))
 			break;
+	}
 	*first = i;
 	return end - i;
 }
@@ -1546,12 +1567,12 @@ static void anon_worker_fn(struct kthread_work *work)
 	if (!am->plan_nr || anon_walk_alloc(&w))
 		goto uncharge;
 	for (;;) {
-		unsigned int start, i, end, prepaged = 0;
+		unsigned int start, i, end, nr, prepaged = 0;
 
-		end = anon_take(pm, batch, &start);
-		if (!end)
+		nr = anon_take(pm, batch, &start);
+		if (!nr)
 			break;
-		end += start;
+		end = start + nr;
 		/* A batch may cross page tables: one span at a time. */
 		for (i = start; i < end && !anon_cut_short(pm); ) {
 			unsigned long span = round_down(am->plan[i].vpn,

@@ -19,7 +19,9 @@
  * read paths, under any of the others, and nothing is taken under it but
  * what queue_work() takes (the workqueue's and the scheduler's locks), to
  * queue a state's lead work once a window. The anonymous prepagers take
- * it under their plan's take_lock (anon.c), to take the app's last miss.
+ * it under their plan's take_lock (anon.c: prepage_anon_mm.take_lock ->
+ * prepage_mm.log_lock), to take the app's last miss; nothing else nests
+ * with take_lock, and the app never takes it.
  * The prepage threads never take prepage_mm.lock, and nothing waits for
  * them: stopping them only tells them to stop (they may be blocked in
  * I/O, or wait for a CPU at idle priority while the app runs). What they
@@ -1050,8 +1052,6 @@ static bool prepage_side_start(struct prepage_mm *pm, unsigned int i)
 	if (!pm->running)
 		atomic_inc(&prepage_nr_running);
 	WRITE_ONCE(pm->running, pm->running | BIT(i));
-	/* A miss of an earlier window is not where the app is now. */
-	WRITE_ONCE(pm->follow[i].nr, 0);
 	spin_unlock(&pm->log_lock);
 	queued = ops->start(pm);
 	if (!queued) {
@@ -1259,6 +1259,9 @@ int prepage_window_open(struct prepage_mm *pm)
 	pm->logging = true;
 	/* A restarted window's log lacks the accesses before the restart. */
 	pm->log_dropped = restart;
+	/* The misses of an earlier window are not where the app is now. */
+	for (i = 0; !restart && i < PREPAGE_NR_SIDES; i++)
+		WRITE_ONCE(pm->follow[i].nr, 0);
 	WRITE_ONCE(pm->deferred, deferred);
 	/* The same switch: its lead work, if queued, starts the side. */
 	if (!restart || deferred >= PREPAGE_NR_SIDES) {
@@ -1607,9 +1610,8 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 		}
 	}
 	/* Where the app waits now, for the side's prepagers to move to. */
-	side = kind == PREPAGE_LOG_FILE_ADDED ? PREPAGE_SIDE_FILE :
-						PREPAGE_SIDE_ANON;
-	if (kind != PREPAGE_LOG_FILE_ACCESS && (pm->running & BIT(side)) &&
+	side = prepage_log_wait(kind);
+	if (side < PREPAGE_NR_SIDES && prepage_backends[side] &&
 	    prepage_backends[side]->follows && READ_ONCE(prepage_follow_app)) {
 		pm->follow[side].key = key;
 		pm->follow[side].index = index;

@@ -281,11 +281,12 @@ struct prepage_backoff {
  *			was queued to start its prepagers
  * @reach_pages:	pages of @deferred the app waited on in the window,
  *			until it reached it
- * @follow:		by side, the app's last miss (the last pages it
- *			brought in itself) while that side's prepagers ran,
- *			for them to move to (prepage_follow_take()); @nr 0
+ * @follow:		by side, the app's last miss in the window (the
+ *			last pages it brought in itself), for that side's
+ *			prepagers to move to (prepage_follow_take()); @nr 0
  *			if none is pending. Only for backends that follow
- *			(&prepage_ops.follows), while follow_app is set
+ *			(&prepage_ops.follows), while follow_app is set;
+ *			cleared when a window opens, not when it restarts
  * @lead_ordered:	a side of the window waited for @lead's prepagers,
  *			which had something to prepage: then the window tells
  *			which side the app wants first only if the app

@@ -385,22 +385,36 @@ static void prepage_test_anon_take(struct kunit *test)
 	bitmap_free(taken);
 }
 
-/* A miss is followed only to the plan entry of its own page. */
-static void prepage_test_anon_plan_find(struct kunit *test)
+/*
+ * A miss is found in the plan by its pages, and followed only if one of
+ * its entries was not taken yet: to the entry after the last of them.
+ */
+static void prepage_test_anon_plan_claim(struct kunit *test)
 {
-	struct prepage_anon_plan plan[] = {
-		{ .vpn = 3 }, { .vpn = 4 }, { .vpn = 10 }, { .vpn = 700 },
+	static const struct prepage_anon_plan plan[] = {
+		{ .vpn = 3 }, { .vpn = 4 }, { .vpn = 10 }, { .vpn = 11 },
+		{ .vpn = 700 },
 	};
-	struct prepage_anon_mm am = { .plan = plan, .plan_nr = 4 };
+	unsigned long *taken = bitmap_zalloc(5, GFP_KERNEL);
 
-	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 0), 0U);
-	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 3), 0U);
-	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 4), 1U);
-	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 5), 2U);
-	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 700), 3U);
-	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 701), 4U);
-	am.plan_nr = 0;
-	KUNIT_EXPECT_EQ(test, anon_plan_find(&am, 3), 0U);
+	KUNIT_ASSERT_NOT_NULL(test, taken);
+	KUNIT_EXPECT_EQ(test, anon_plan_find(plan, 5, 0), 0U);
+	KUNIT_EXPECT_EQ(test, anon_plan_find(plan, 5, 4), 1U);
+	KUNIT_EXPECT_EQ(test, anon_plan_find(plan, 5, 5), 2U);
+	KUNIT_EXPECT_EQ(test, anon_plan_find(plan, 5, 701), 5U);
+	KUNIT_EXPECT_EQ(test, anon_plan_find(plan, 0, 3), 0U);
+	/* Pages no plan entry holds: nothing to follow. */
+	KUNIT_EXPECT_EQ(test, anon_plan_claim(plan, taken, 5, 5, 9), 6U);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(taken, 5));
+	/* A large folio over entries 2 and 3, its last page not planned. */
+	KUNIT_EXPECT_EQ(test, anon_plan_claim(plan, taken, 5, 8, 15), 4U);
+	KUNIT_EXPECT_EQ(test, *taken, 0xcUL);
+	/* Taken already: not late, nothing to follow. */
+	KUNIT_EXPECT_EQ(test, anon_plan_claim(plan, taken, 5, 11, 11), 6U);
+	/* One of two taken: late; the last entry of the plan ends it. */
+	KUNIT_EXPECT_EQ(test, anon_plan_claim(plan, taken, 5, 10, 700), 5U);
+	KUNIT_EXPECT_EQ(test, *taken, 0x1cUL);
+	bitmap_free(taken);
 }
 
 static struct kunit_case prepage_anon_test_cases[] = {
@@ -411,7 +425,7 @@ static struct kunit_case prepage_anon_test_cases[] = {
 	KUNIT_CASE(prepage_test_anon_parse_errors),
 	KUNIT_CASE(prepage_test_anon_show_lines),
 	KUNIT_CASE(prepage_test_anon_take),
-	KUNIT_CASE(prepage_test_anon_plan_find),
+	KUNIT_CASE(prepage_test_anon_plan_claim),
 	{},
 };
 
