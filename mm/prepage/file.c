@@ -14,6 +14,13 @@
  * Without target= the whole candidate table is the target: a profile is
  * trusted until the app's use says otherwise.
  *
+ * While file_learn is set, the app's own use also makes candidates: at
+ * the end of a window the pages it accessed join the candidates (and so
+ * the target) of their file, and a file it mapped that no table names
+ * gets a table of its own, learned from nothing
+ * (prepage_file_learn_files()).
+ * A loaded profile is then a way to start warm, not the only one.
+ *
  * The file prepager reads the target tables at the start of a window,
  * one work per file, each file always on the same thread, so that no two
  * threads read one file: files of at least big_file_pages on one thread
@@ -72,6 +79,9 @@
  * @next:	the page @work resumes its pass at when it queued itself
  *		again to give other works a turn
  * @nomem:	@work stopped for want of memory to record its pages
+ * @learned:	no table line named the file: the engine learned it from
+ *		the app's use, and forgets it once its target is empty or
+ *		the file is deleted
  *
  * Owned by the &struct prepage_mm whose table it is in, and protected
  * by its lock, except for what @work owns while it is queued or running
@@ -98,6 +108,7 @@ struct prepage_file {
 	unsigned int pass;
 	pgoff_t next;
 	bool nomem;
+	bool learned;
 };
 
 /**
@@ -141,6 +152,8 @@ struct prepage_file_mm {
 
 /* Prepage and log file pages. Default: true. */
 static bool prepage_file_enabled __read_mostly = true;
+/* Learn file candidates from the app's use. Default: true. */
+static bool prepage_file_learn __read_mostly = true;
 /* Read extents fewer than this many pages apart as one I/O. Default: 16. */
 static unsigned int prepage_merge_gap_pages __read_mostly = 16;
 /* Most extents in the candidate table of one app. Default: 16384. */
@@ -484,6 +497,7 @@ static void prepage_file_table_free(void *table)
 }
 
 static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f);
+static bool prepage_file_bind(struct prepage_mm *pm, struct prepage_file *f);
 
 /*
  * A prepager that moved to another CPU may have left folios in the LRU
@@ -653,6 +667,214 @@ out:
 }
 
 /*
+ * With file_learn, the pages the app accessed in @f in the window join its
+ * candidates, as far as max_file_extents goes for the whole table: the
+ * app's use is a profile too.
+ */
+static void prepage_file_learn_pages(struct prepage_mm *pm,
+				     struct prepage_file *f,
+				     const struct prepage_extents *accessed)
+{
+	struct prepage_file_table *table = &prepage_file_mm(pm)->table;
+	unsigned int max = READ_ONCE(prepage_max_file_extents);
+	unsigned int before = f->candidates.nr, i;
+
+	for (i = 0; i < accessed->nr &&
+	     table->nr_extents - before + f->candidates.nr < max; i++)
+		/* On -ENOMEM the candidates lack these pages. */
+		prepage_extents_add(&f->candidates, accessed->ext[i].start,
+				    accessed->ext[i].nr);
+	prepage_extents_truncate(&f->candidates,
+				 DIV_ROUND_UP(i_size_read(file_inode(f->file)),
+					      PAGE_SIZE));
+	table->nr_extents = table->nr_extents - before + f->candidates.nr;
+}
+
+/*
+ * A table entry for @file, which the app maps and no table names, to be
+ * learned from its use; NULL if prepage does not read such a file, the
+ * file was deleted, or there is no memory for it. The entry holds @file
+ * as the app's mapping does: the file is read as the app reads it.
+ */
+static struct prepage_file *prepage_file_learned(struct file *file)
+{
+	struct inode *inode = file_inode(file);
+	struct prepage_file *f;
+	char *buf, *path;
+
+	if (!prepage_file_inode_supported(inode) ||
+	    d_unlinked(file->f_path.dentry))
+		return NULL;
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	buf = kmalloc(PATH_MAX, GFP_KERNEL_ACCOUNT);
+	if (!f || !buf)
+		goto fail;
+	/* The name a table line gives it, for a dump loaded back. */
+	path = d_path(&file->f_path, buf, PATH_MAX);
+	if (IS_ERR(path) || path[0] != '/')
+		goto fail;
+	f->path = kstrdup(path, GFP_KERNEL_ACCOUNT);
+	if (!f->path)
+		goto fail;
+	kfree(buf);
+	f->file = get_file(file);
+	f->ino = inode->i_ino;
+	f->size = i_size_read(inode);
+	f->ctime = inode_get_ctime(inode);
+	f->learned = true;
+	return f;
+fail:
+	kfree(buf);
+	prepage_file_free(f);
+	return NULL;
+}
+
+/* The index of @key in the sorted @keys, or @nr if it is not there. */
+static unsigned int prepage_file_key_find(const void **keys, unsigned int nr,
+					  const void *key)
+{
+	unsigned int lo = 0, hi = nr;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (keys[mid] == key)
+			return mid;
+		if ((unsigned long)keys[mid] < (unsigned long)key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return nr;
+}
+
+/*
+ * The files of @log (sorted by key) that the app accessed and no table
+ * names, at most @max of them, into @keys if not NULL. Return: how many.
+ */
+static unsigned int prepage_file_unknown(struct prepage_mm *pm,
+					 const struct prepage_log_entry *log,
+					 unsigned int nr, const void **keys,
+					 unsigned int max)
+{
+	unsigned int i, n = 0;
+	const void *last = NULL;
+
+	for (i = 0; i < nr && n < max; i++) {
+		if (log[i].kind != PREPAGE_LOG_FILE_ACCESS ||
+		    log[i].key == last)
+			continue;
+		last = log[i].key;
+		if (prepage_file_find(pm, last))
+			continue;
+		if (keys)
+			keys[n] = last;
+		n++;
+	}
+	return n;
+}
+
+/**
+ * prepage_file_learn_files() - make tables for the files an app used
+ * @pm:		the prepage state; its lock is held and its prepagers done
+ * @log:	the window's access log, sorted by key
+ * @nr:		number of entries in @log
+ *
+ * A file the app accessed in the window and maps, which no table names,
+ * gets an entry of its own, with no candidates yet: the window's
+ * accounting then learns them (prepage_file_learn_pages()). The log
+ * names a file only by its page cache, which may be gone by now; the
+ * app's mappings give the file itself, held by the VMA that maps it while
+ * the mmap lock is. A file the app only read through a descriptor is not
+ * learned.
+ */
+static void prepage_file_learn_files(struct prepage_mm *pm,
+				     const struct prepage_log_entry *log,
+				     unsigned int nr)
+{
+	struct prepage_file_table *table = &prepage_file_mm(pm)->table;
+	unsigned int max = READ_ONCE(prepage_max_file_extents);
+	struct mm_struct *mm = pm->slot.mm;
+	struct vm_area_struct *vma;
+	struct prepage_file *f;
+	struct file **files;
+	const void **keys;
+	unsigned int n, k, learned = 0;
+
+	lockdep_assert_held(&pm->lock);
+
+	/* Each file takes an extent of the table at least. */
+	if (table->nr_extents >= max)
+		return;
+	n = prepage_file_unknown(pm, log, nr, NULL, max - table->nr_extents);
+	if (!n)
+		return;
+	keys = kvmalloc_array(n, sizeof(*keys), GFP_KERNEL_ACCOUNT);
+	files = kvcalloc(n, sizeof(*files), GFP_KERNEL_ACCOUNT);
+	if (!keys || !files)
+		goto out;
+	prepage_file_unknown(pm, log, nr, keys, n);
+
+	mmap_read_lock(mm);
+	{
+		VMA_ITERATOR(vmi, mm, 0);
+
+		for_each_vma(vmi, vma) {
+			if (!vma->vm_file)
+				continue;
+			k = prepage_file_key_find(keys, n,
+						  vma->vm_file->f_mapping);
+			if (k < n && !files[k])
+				files[k] = get_file(vma->vm_file);
+		}
+	}
+	mmap_read_unlock(mm);
+
+	for (k = 0; k < n; k++) {
+		if (!files[k])
+			continue;
+		f = prepage_file_learned(files[k]);
+		fput(files[k]);
+		if (!f)
+			continue;
+		if (!prepage_file_bind(pm, f)) {
+			prepage_file_free(f);
+			break;
+		}
+		list_add_tail(&f->node, &table->files);
+		table->nr_files++;
+		learned++;
+		cond_resched();
+	}
+	prepage_stat_add(pm, PREPAGE_STAT_FILE_LEARNED, learned);
+out:
+	kvfree(files);
+	kvfree(keys);
+}
+
+/*
+ * Forget the learned files whose target is empty (the app used none of
+ * what was prepaged for them: they are learned again if it maps and uses
+ * them again) or that were deleted, as an app update replaces its files:
+ * the table holds no file open for nothing.
+ */
+static void prepage_file_forget(struct prepage_mm *pm)
+{
+	struct prepage_file_table *table = &prepage_file_mm(pm)->table;
+	struct prepage_file *f, *next;
+
+	list_for_each_entry_safe(f, next, &table->files, node) {
+		if (!f->learned || (f->target.nr &&
+				    !d_unlinked(f->file->f_path.dentry)))
+			continue;
+		table->nr_extents -= f->candidates.nr;
+		table->nr_files--;
+		list_del(&f->node);
+		prepage_file_free(f);
+	}
+}
+
+/*
  * Account what the app did with one file in the window, and learn from
  * it: candidates it used join the target; target pages that were
  * prepaged and not used leave it. @f is NULL for a file not in the
@@ -660,7 +882,7 @@ out:
  */
 static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 				 const struct prepage_extents *accessed,
-				 const struct prepage_extents *added)
+				 const struct prepage_extents *added, bool learn)
 {
 	unsigned int max = READ_ONCE(prepage_max_file_extents);
 	struct prepage_extents used = {}, missed = {}, before = {};
@@ -684,6 +906,8 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 				 prepage_file_common_pages(&missed, &f->target));
 	prepage_extents_destroy(&missed);
 
+	if (learn)
+		prepage_file_learn_pages(pm, f, accessed);
 	prepage_extents_intersect(&used, accessed, &f->candidates);
 	traced = trace_prepage_file_promote_enabled() &&
 		 !prepage_extents_copy(&before, &f->target);
@@ -734,6 +958,7 @@ static void prepage_file_window_close(struct prepage_mm *pm,
 				      struct prepage_log_entry *log,
 				      unsigned int nr)
 {
+	bool learn = READ_ONCE(prepage_file_learn);
 	struct prepage_extents accessed = {}, added = {};
 	struct prepage_file *f;
 	unsigned int i, j;
@@ -742,6 +967,8 @@ static void prepage_file_window_close(struct prepage_mm *pm,
 
 	prepage_file_drain(pm);
 	sort(log, nr, sizeof(*log), prepage_file_log_cmp, NULL);
+	if (learn)
+		prepage_file_learn_files(pm, log, nr);
 	for (i = 0; i < nr; i = j) {
 		const void *key = log[i].key;
 
@@ -756,14 +983,15 @@ static void prepage_file_window_close(struct prepage_mm *pm,
 			prepage_extents_add(set, log[j].index, log[j].nr);
 		}
 		prepage_file_account(pm, prepage_file_find(pm, key),
-				     &accessed, &added);
+				     &accessed, &added, learn);
 		prepage_extents_destroy(&accessed);
 		prepage_extents_destroy(&added);
 	}
 	/* Files the app did not touch at all in the window. */
 	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node)
 		if (f->prepaged.nr)
-			prepage_file_account(pm, f, &accessed, &added);
+			prepage_file_account(pm, f, &accessed, &added, learn);
+	prepage_file_forget(pm);
 }
 
 static void prepage_file_show_ranges(struct seq_file *m,
@@ -1189,21 +1417,33 @@ static void prepage_file_work(struct kthread_work *work)
 static void prepage_file_attach(struct prepage_mm *pm,
 				struct prepage_file_table *table)
 {
-	unsigned long big = READ_ONCE(prepage_big_file_pages);
 	struct prepage_file *f;
 
 	lockdep_assert_held(&pm->lock);
 
-	list_for_each_entry(f, &table->files, node) {
-		f->pm = pm;
-		kthread_init_work(&f->work, prepage_file_work);
-		if (DIV_ROUND_UP(f->size, PAGE_SIZE) >= big)
-			f->worker = prepage_big_worker;
-		else
-			f->worker = prepage_idle_workers[(unsigned int)
-				atomic_inc_return(&prepage_next_idle_worker) %
-				prepage_nr_idle_workers];
-	}
+	list_for_each_entry(f, &table->files, node)
+		prepage_file_bind(pm, f);
+}
+
+/*
+ * Bind @f, a file of @pm's tables, to its prepager thread. Return: false
+ * if there is none, prepage being disabled.
+ */
+static bool prepage_file_bind(struct prepage_mm *pm, struct prepage_file *f)
+{
+	unsigned long big = READ_ONCE(prepage_big_file_pages);
+
+	if (!prepage_nr_idle_workers)
+		return false;
+	f->pm = pm;
+	kthread_init_work(&f->work, prepage_file_work);
+	if (DIV_ROUND_UP(f->size, PAGE_SIZE) >= big)
+		f->worker = prepage_big_worker;
+	else
+		f->worker = prepage_idle_workers[(unsigned int)
+			atomic_inc_return(&prepage_next_idle_worker) %
+			prepage_nr_idle_workers];
+	return true;
 }
 
 /*
@@ -1421,6 +1661,7 @@ void __prepage_file_added(struct address_space *mapping, struct folio *folio)
 /* ---- the backend ------------------------------------------------------- */
 
 PREPAGE_SWITCH(file_enabled);
+PREPAGE_SWITCH(file_learn);
 /* Pages; 0 reads every extent as its own I/O. */
 PREPAGE_KNOB(merge_gap_pages, 0, 1U << 20);
 /* Pages; a file this large or larger gets the normal-weight prepager. */
@@ -1434,6 +1675,7 @@ PREPAGE_KNOB(file_min_precision_permille, 0, 1000);
 
 static struct attribute *prepage_file_attrs[] = {
 	&file_enabled_switch.attr.attr,
+	&file_learn_switch.attr.attr,
 	&merge_gap_pages_knob.attr.attr,
 	&big_file_pages_knob.attr.attr,
 	&metadata_stride_pages_knob.attr.attr,

@@ -87,6 +87,9 @@ enum prepage_state {
  * @PREPAGE_STAT_ANON_FOLLOWED:	late misses the anonymous prepagers moved
  *				to: they went on from the page after the one
  *				the app swapped in itself (follow_app)
+ * @PREPAGE_STAT_FILE_LEARNED:	files the app mapped and used that no table
+ *				named, given a table learned from its use
+ *				(file_learn)
  * @NR_PREPAGE_STAT:		number of counters
  */
 enum prepage_stat_item {
@@ -113,6 +116,7 @@ enum prepage_stat_item {
 	PREPAGE_STAT_ANON_SAT_OUT,
 	PREPAGE_STAT_PRESSURE_STOPS,
 	PREPAGE_STAT_ANON_FOLLOWED,
+	PREPAGE_STAT_FILE_LEARNED,
 	NR_PREPAGE_STAT,
 };
 

@@ -321,14 +321,15 @@ TEST_F(file, hit)
 
 /*
  * As hit, and the app also reads 40-47, which no table has: 8 misses.
- * The target learns only candidates it used: 0-23 (24-31 were prepaged
- * and not used, 40-47 are no candidates).
+ * Without file_learn the target learns only candidates it used: 0-23
+ * (24-31 were prepaged and not used, 40-47 are no candidates).
  */
 TEST_F(file, miss)
 {
 	char buf[PATH_MAX + 256], want[PATH_MAX + 256];
 	struct stat st;
 
+	ASSERT_EQ(0, knob_set("file_learn", 0));
 	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
 				     "%s 0:%ld\n", self->path, 32 * psz)));
 	ASSERT_EQ(0, ctl("start"));
@@ -353,6 +354,237 @@ TEST_F(file, miss)
 	ASSERT_LT(0, dump(buf, sizeof(buf)));
 	EXPECT_STREQ(want, buf);
 	EXPECT_EQ(24, read_key("/proc/self/prepage", "file_target_pages"));
+}
+
+/*
+ * As miss, with file_learn (the default): the pages the app read
+ * outside the table, 40-47, join its candidates, and so its target.
+ * The file has a table already: it is not counted as learned.
+ */
+TEST_F(file, miss_learned)
+{
+	char buf[PATH_MAX + 256], want[PATH_MAX + 256];
+	struct stat st;
+
+	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
+				     "%s 0:%ld\n", self->path, 32 * psz)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_TRUE(touch_mmap(self->fd, 0, 16));
+	ASSERT_TRUE(touch_read(self->fd, 16, 8));
+	ASSERT_TRUE(touch_read(self->fd, 40, 8));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(32, stat_of("file_prepaged"));
+	EXPECT_EQ(24, stat_of("file_hit"));
+	EXPECT_EQ(8, stat_of("file_miss"));
+	EXPECT_EQ(0, stat_of("file_late"));
+	EXPECT_EQ(0, stat_of("file_learned"));
+
+	ASSERT_EQ(0, fstat(self->fd, &st));
+	snprintf(want, sizeof(want),
+		 "%s 0:%ld,%ld:%ld ino=%lu size=%ld ctime=%ld.%09ld target=0:%ld,%ld:%ld\n",
+		 self->path, 32 * psz, 40 * psz, 8 * psz,
+		 (unsigned long)st.st_ino, (long)st.st_size,
+		 (long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec,
+		 24 * psz, 40 * psz, 8 * psz);
+	ASSERT_LT(0, dump(buf, sizeof(buf)));
+	EXPECT_STREQ(want, buf);
+	EXPECT_EQ(32, read_key("/proc/self/prepage", "file_target_pages"));
+}
+
+/*
+ * Map pages [first, first + nr) of @fd, and only them, and touch them;
+ * the mapping stays, for the end of the window to find the file by.
+ * Return: the mapping; NULL if it failed or the data was wrong.
+ */
+static char *map_touch(int fd, int first, int nr)
+{
+	char *map;
+	int i;
+
+	map = mmap(NULL, nr * psz, PROT_READ, MAP_SHARED, fd, first * psz);
+	if (map == MAP_FAILED)
+		return NULL;
+	madvise(map, nr * psz, MADV_RANDOM);
+	for (i = 0; i < nr; i++) {
+		if (map[i * psz] != (char)pattern(first + i)) {
+			munmap(map, nr * psz);
+			return NULL;
+		}
+	}
+	return map;
+}
+
+/* The table line of @path, learned: candidates and target [first, +nr). */
+static char *learned_line(char *buf, size_t size, const char *path,
+			  int first, int nr)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (!realpath(path, real) || stat(path, &st))
+		return NULL;
+	return table_line(buf, size,
+			  "%s %ld:%ld ino=%lu size=%ld ctime=%ld.%09ld target=%ld:%ld\n",
+			  real, first * psz, nr * psz,
+			  (unsigned long)st.st_ino, (long)st.st_size,
+			  (long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec,
+			  first * psz, nr * psz);
+}
+
+/*
+ * A file no table names, which the app maps and uses in a window, is
+ * learned: at the end it has a table of the pages used, 8-23, which the
+ * next window prepages. Window 1: 16 misses, a file learned; window 2:
+ * 16 prepaged, 16 hits, no miss.
+ */
+TEST_F(file, learn)
+{
+	char buf[PATH_MAX + 256], want[PATH_MAX + 256];
+	char *map;
+
+	ASSERT_EQ(0, ctl("start"));
+	map = map_touch(self->fd, 8, 16);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(1, stat_of("file_learned"));
+	EXPECT_EQ(0, stat_of("file_prepaged"));
+	EXPECT_EQ(16, stat_of("file_miss"));
+	ASSERT_NE(NULL, learned_line(want, sizeof(want), self->path, 8, 16));
+	ASSERT_LT(0, dump(buf, sizeof(buf)));
+	EXPECT_STREQ(want, buf);
+	EXPECT_EQ(16, read_key("/proc/self/prepage", "file_target_pages"));
+	ASSERT_EQ(0, munmap(map, 16 * psz));
+
+	/* Learned, the file needs no mapping to be prepaged. */
+	ASSERT_TRUE(evict(self->fd, NR_PAGES));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	EXPECT_EQ(16, resident_wait(self->fd, 0, NR_PAGES, 16));
+	EXPECT_EQ(16, resident(self->fd, 8, 16));
+	ASSERT_TRUE(touch_mmap(self->fd, 8, 16));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(16, stat_of("file_prepaged"));
+	EXPECT_EQ(16, stat_of("file_hit"));
+	EXPECT_EQ(16, stat_of("file_miss"));
+	EXPECT_EQ(1, stat_of("file_learned"));
+	ASSERT_LT(0, dump(buf, sizeof(buf)));
+	EXPECT_STREQ(want, buf);
+}
+
+/*
+ * With file_learn off, nothing is learned from the same window, and the
+ * next prepages nothing.
+ */
+TEST_F(file, learn_off)
+{
+	char buf[PATH_MAX + 256];
+	char *map;
+
+	ASSERT_EQ(0, knob_set("file_learn", 0));
+	ASSERT_EQ(0, ctl("start"));
+	map = map_touch(self->fd, 8, 16);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(0, stat_of("file_learned"));
+	EXPECT_EQ(16, stat_of("file_miss"));
+	EXPECT_EQ(0, dump(buf, sizeof(buf)));
+	ASSERT_EQ(0, munmap(map, 16 * psz));
+
+	ASSERT_TRUE(evict(self->fd, NR_PAGES));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(0, stat_of("file_prepaged"));
+	EXPECT_EQ(0, resident(self->fd, 0, NR_PAGES));
+}
+
+/*
+ * Only a file the app maps at the end of the window is learned: one it
+ * read through a descriptor, or unmapped before the end, is not (the
+ * log knows it only by its page cache). Its misses still count.
+ */
+TEST_F(file, learn_mapped_only)
+{
+	char buf[PATH_MAX + 256];
+
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_TRUE(touch_read(self->fd, 0, 8));
+	ASSERT_TRUE(touch_mmap(self->fd, 8, 8));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(0, stat_of("file_learned"));
+	EXPECT_EQ(16, stat_of("file_miss"));
+	EXPECT_EQ(0, dump(buf, sizeof(buf)));
+}
+
+/*
+ * A learned file whose prepaged pages the app did not use is forgotten
+ * (its target is empty); used again, it is learned again; deleted, it is
+ * forgotten at the end of the next window, its pages used or not.
+ */
+TEST_F(file, learn_forget)
+{
+	char buf[PATH_MAX + 256];
+	char *map;
+
+	ASSERT_EQ(0, ctl("start"));
+	map = map_touch(self->fd, 0, 8);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0, ctl("end"));
+	ASSERT_EQ(0, munmap(map, 8 * psz));
+	EXPECT_EQ(1, stat_of("file_learned"));
+	EXPECT_EQ(8, read_key("/proc/self/prepage", "file_target_pages"));
+
+	ASSERT_TRUE(evict(self->fd, NR_PAGES));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(8, stat_of("file_prepaged"));
+	EXPECT_EQ(0, stat_of("file_hit"));
+	EXPECT_EQ(8, stat_of("file_demoted"));
+	EXPECT_EQ(0, dump(buf, sizeof(buf)));
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "file_target_pages"));
+
+	ASSERT_EQ(0, ctl("start"));
+	map = map_touch(self->fd, 0, 8);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(2, stat_of("file_learned"));
+	EXPECT_EQ(8, read_key("/proc/self/prepage", "file_target_pages"));
+
+	ASSERT_EQ(0, unlink(self->path));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_TRUE(touch_mmap(self->fd, 0, 8));
+	ASSERT_EQ(0, ctl("end"));
+	ASSERT_EQ(0, munmap(map, 8 * psz));
+	EXPECT_EQ(2, stat_of("file_learned"));
+	EXPECT_EQ(0, dump(buf, sizeof(buf)));
+}
+
+/*
+ * A learned table is bounded by max_file_extents, as a loaded one: with
+ * one extent, the second run the app used, 16-19, is not learned.
+ */
+TEST_F(file, learn_bounded)
+{
+	char buf[PATH_MAX + 256], want[PATH_MAX + 256];
+	char *map, *map2;
+
+	ASSERT_EQ(0, knob_set("max_file_extents", 1));
+	ASSERT_EQ(0, ctl("start"));
+	map = map_touch(self->fd, 0, 4);
+	ASSERT_NE(NULL, map);
+	map2 = map_touch(self->fd, 16, 4);
+	ASSERT_NE(NULL, map2);
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(1, stat_of("file_learned"));
+	EXPECT_EQ(8, stat_of("file_miss"));
+	ASSERT_NE(NULL, learned_line(want, sizeof(want), self->path, 0, 4));
+	ASSERT_LT(0, dump(buf, sizeof(buf)));
+	EXPECT_STREQ(want, buf);
+	munmap(map, 4 * psz);
+	munmap(map2, 4 * psz);
 }
 
 /*
