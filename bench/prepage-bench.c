@@ -422,6 +422,7 @@ struct app {
 	char table[64];			/* the profile as a table, for replay */
 	uintptr_t heap;			/* heap address, for the anon replay */
 	uint64_t stat0[64];
+	uint64_t last[64];		/* its counters at its last settle */
 	char *peek[NR_FILES];		/* driver's maps of the files (mincore) */
 	struct model model;		/* calibrated footprint */
 	struct model base;		/* the model of its first version */
@@ -2595,8 +2596,12 @@ static const char *stat_keys[] = {
 	"anon_miss", "switches", "log_dropped", "file_stale", "file_evicted",
 	"file_demoted", "anon_evicted", "anon_demoted", "file_late", "anon_late",
 	"budget_stops", "closed_stops", "nomem_stops", "file_sat_out",
-	"anon_sat_out", "pressure_stops", "anon_followed", NULL,
+	"anon_sat_out", "pressure_stops", "anon_followed", "file_learned",
+	NULL,
 };
+
+/* Indices in stat_keys of the counters each switch record gives. */
+enum { K_FILE_HIT = 1, K_FILE_MISS = 2, K_ANON_HIT = 4, K_ANON_MISS = 5 };
 
 /* Room for the values of stat_keys (and table_keys). */
 #define NR_KEYS	32
@@ -2667,11 +2672,12 @@ static void read_stat(struct app *a, uint64_t *val)
 	read_keys(a, "prepage_stat", stat_keys, val);
 }
 
-/* Wait until @a's last window is counted: a read of its counters does. */
-static void app_settle(struct app *a)
+/*
+ * Wait until @a's last window is counted: a read of its counters does.
+ * Its counters into @val.
+ */
+static void app_settle(struct app *a, uint64_t *val)
 {
-	uint64_t val[NR_KEYS];
-
 	read_stat(a, val);
 }
 
@@ -3485,8 +3491,11 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		bool measured = r >= opt.warmup;
 
 		if (r == opt.warmup) {
-			for (i = 0; i < opt.apps; i++)
+			for (i = 0; i < opt.apps; i++) {
 				read_stat(&apps[i], apps[i].stat0);
+				memcpy(apps[i].last, apps[i].stat0,
+				       sizeof(apps[i].last));
+			}
 			cpu0 = comm_cpu_ns("kprepaged");
 			kswapd0 = comm_cpu_ns("kswapd");
 			tlb0 = tlb_ipis();
@@ -3501,6 +3510,7 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			uint64_t start, start_ns = 0, end_ns = 0, start_cpu = 0;
 			uint64_t settle_ns = 0, off_cpu;
 			uint64_t start_wait = 0;
+			uint64_t sv[NR_KEYS], wv[NR_KEYS] = {};
 			struct anat an0, an1;
 			struct cold cold;
 			struct msg m;
@@ -3608,8 +3618,13 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				 * asks for it.
 				 */
 				e = now_ns();
-				app_settle(a);
+				app_settle(a, sv);
 				settle_ns = now_ns() - e;
+				/* What this window counted. */
+				for (int k = 0; k < NR_KEYS; k++) {
+					wv[k] = sv[k] - a->last[k];
+					a->last[k] = sv[k];
+				}
 			}
 			/* Used on (unmeasured), then to the background. */
 			bad += app_use(a, fr);
@@ -3634,13 +3649,17 @@ static int run_mode(const char *name, int trial, bool anatomy)
 			}
 			bad += m.bad;
 			if (measured && !anatomy)
-				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d app_sw=%d sw=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f settle_us=%.1f bad=%ld\n",
+				printf("SWITCH mode=%s trial=%d seq=%s app=%d round=%d app_sw=%d sw=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f settle_us=%.1f fh=%llu fm=%llu ah=%llu am=%llu bad=%ld\n",
 				       name, trial, sequence_names[seq], a->id,
 				       r - opt.warmup, fr, r * opt.apps + i,
 				       (m.t - start) / 1e3, (m.t - m.heap_t) / 1e3,
 				       start_ns / 1e3,
 				       start_cpu / 1e3, start_wait / 1e3,
-				       end_ns / 1e3, settle_ns / 1e3, m.bad);
+				       end_ns / 1e3, settle_ns / 1e3,
+				       (unsigned long long)wv[K_FILE_HIT],
+				       (unsigned long long)wv[K_FILE_MISS],
+				       (unsigned long long)wv[K_ANON_HIT],
+				       (unsigned long long)wv[K_ANON_MISS], m.bad);
 			if (measured && anatomy)
 				printf("SWITCH mode=%s trial=%d anatomy=1 seq=%s app=%d round=%d latency_us=%.1f heap_us=%.1f start_us=%.1f start_cpu_us=%.1f start_wait_us=%.1f end_us=%.1f settle_us=%.1f run_us=%.1f cpu_wait_us=%.1f swapin_us=%.1f reclaim_us=%.1f blkio_us=%.1f thrash_us=%.1f minflt=%llu majflt=%llu cold_file_prof=%ld cold_file_other=%ld cold_anon_prof=%ld cold_anon_other=%ld bad=%ld\n",
 				       name, trial, sequence_names[seq], a->id,
