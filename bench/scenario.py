@@ -174,7 +174,71 @@ def apps(d):
           *NOT_SLOWER)
     if bad_pages(recs):
         fails.append("pages with wrong contents")
-    return verdict(fails, missing)
+    code = verdict(fails, missing)
+    return max(code, learn_files(recs, unprof))
+
+
+def recall(rows, h, m):
+    """Hits over hits and misses of keys @h and @m summed over @rows."""
+    hits = sum(r.get(h, 0) for r in rows)
+    total = hits + sum(r.get(m, 0) for r in rows)
+    return None if total == 0 else hits / total
+
+
+def learn_files(recs, unprof):
+    """Issue 41, item 3's criterion (bench/README.md, "Learning files
+    without a profile"): each never-profiled app reaches half of its
+    steady-state file and anonymous recall by its 3rd switch, and its
+    switches are not slower than baseline beyond the interval."""
+    print("== issue 41, item 3: learning files without a profile ==")
+    sw = [r for r in recs["SWITCH"] if r["mode"] == "prepage"]
+    if not sw or "fh" not in sw[0]:
+        print("INCOMPLETE: no prepage switch with per-switch counts")
+        return 2
+    fails = []
+    for app in sorted(unprof):
+        rows = [r for r in sw if r["app"] == app]
+        if not rows:
+            fails.append(f"app {app}: no switch")
+            continue
+        steady, third = [], [r for r in rows if r["app_sw"] == 2]
+        for t in sorted({r["trial"] for r in rows}):
+            mine = [r for r in rows if r["trial"] == t]
+            half = len(mine) // 2
+            steady += [r for r in mine if r["app_sw"] >= half]
+        for side, h, m in (("file", "fh", "fm"), ("anon", "ah", "am")):
+            st, th = recall(steady, h, m), recall(third, h, m)
+            if not third:
+                fails.append(f"app {app}: no 3rd switch")
+                continue
+            ok = not st or (th is not None and th >= st / 2)
+            print(f"  app {app} {side}: steady-state recall "
+                  f"{'-' if st is None else f'{st:.0%}'}, 3rd switch "
+                  f"{'-' if th is None else f'{th:.0%}'}"
+                  f"{'' if ok else ' (below half)'}")
+            if not ok:
+                fails.append(f"app {app} {side}: 3rd switch's recall "
+                             f"{th or 0:.0%}, below half of {st:.0%}")
+    base = cmp([r for r in recs["SWITCH"] if r["app"] in unprof],
+               "baseline", "prepage")
+    show("never profiled: prepage vs baseline", base)
+    judge(fails, "never-profiled apps: prepage vs baseline", base,
+          *NOT_SLOWER)
+    never = [r for r in recs["SWITCH"] if r["app"] in unprof]
+    off = "prepage@file_learn=0"
+    show(f"never profiled: prepage vs {off}", cmp(never, off, "prepage"))
+    show(f"all switches: prepage vs {off}",
+         cmp(recs["SWITCH"], off, "prepage"))
+    for mode in ("prepage", off):
+        rows = [r for r in recs["SWITCH"] if r["mode"] == mode]
+        nv = [r for r in rows if r["app"] in unprof]
+        fr = recall(nv, "fh", "fm")
+        ar = recall(nv, "ah", "am")
+        print(f"  {mode}: never-profiled apps' recall file "
+              f"{'-' if fr is None else f'{fr:.0%}'}, anon "
+              f"{'-' if ar is None else f'{ar:.0%}'}; all apps' file "
+              f"{recall(rows, 'fh', 'fm') or 0:.0%}")
+    return verdict(fails, [])
 
 
 def need(c, what, missing):
