@@ -110,6 +110,9 @@ def drift(dirs):
                  "userspace-rerecord", "prepage"))
         show("userspace-rerecord vs userspace", cmp(late, "userspace",
                                                     "userspace-rerecord"))
+        for m in modes:
+            if m.startswith("prepage@"):
+                show(f"prepage vs {m}", cmp(late, m, "prepage"))
         for m in ("userspace", "userspace-rerecord", "prepage",
                   "prepage-profile"):
             if m in modes and "baseline" in modes:
