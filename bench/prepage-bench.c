@@ -1867,7 +1867,7 @@ static void parse_recorded(struct app *a, const char *line)
  * it says it records, return its standard error (@pid: the process).
  */
 static FILE *rec_spawn(struct app *a, int windows, const char *out,
-		       pid_t *pid)
+		       pid_t *pid, bool may_fail)
 {
 	char arg[3][16], *line = NULL;
 	bool ready = false;
@@ -1902,6 +1902,12 @@ static FILE *rec_spawn(struct app *a, int windows, const char *out,
 		ready = strstr(line, "recording process");
 	}
 	free(line);
+	if (!ready && may_fail) {
+		/* It exits when it cannot start; the caller tries again. */
+		fclose(f);
+		waitpid(*pid, NULL, 0);
+		return NULL;
+	}
 	if (!ready)
 		die("prepagectl record of app %d did not start", a->id);
 	return f;
@@ -1938,7 +1944,7 @@ static void record_profile(struct app *a, struct gen_counts *g)
 
 	snprintf(a->table, sizeof(a->table), "/tmp/prepage-bench.%d.recorded",
 		 a->id);
-	f = rec_spawn(a, opt.profile_rounds, a->table, &pid);
+	f = rec_spawn(a, opt.profile_rounds, a->table, &pid, false);
 	fp_alloc(&fp);
 	for (r = 0; r < opt.profile_rounds; r++) {
 		int j;
@@ -3550,11 +3556,25 @@ static int run_mode(const char *name, int trial, bool anatomy)
 				 * that while they are made.
 				 */
 				if (reclaim)
-					balloon_shrink(rec_mb() + REC_SLACK_MB);
-				rec_f[a->id] = rec_spawn(a, 10, out,
-							 &rec_pid[a->id]);
-				if (reclaim)
-					balloon_grow(REC_SLACK_MB);
+					balloon_shrink(rec_mb());
+				/*
+				 * Under reclaim the free pages the balloon
+				 * gives back may go to the reserves first:
+				 * a start that found too little tries again
+				 * with twice the room, up to 8 times the
+				 * first.
+				 */
+				for (long slack = REC_SLACK_MB;; slack *= 2) {
+					if (reclaim)
+						balloon_shrink(slack);
+					rec_f[a->id] = rec_spawn(a, 10, out,
+						&rec_pid[a->id],
+						reclaim && slack < 8 * REC_SLACK_MB);
+					if (reclaim)
+						balloon_grow(slack);
+					if (rec_f[a->id])
+						break;
+				}
 			}
 			if (rec_f[a->id])
 				app_ctl(a, "start");
