@@ -627,6 +627,20 @@ static void follow_window(struct __test_metadata *_metadata, char *buf)
 }
 
 /*
+ * The @nr batches and follows of the window, which follow_window() ran
+ * on @buf, are those of @want, sorted here.
+ */
+static void follow_expect(struct __test_metadata *_metadata, const char *inst,
+			  char *buf, char *want, int nr)
+{
+	char got[4096];
+
+	sort_lines(want);
+	ASSERT_EQ(nr, follow_events(inst, buf, got, sizeof(got)));
+	EXPECT_STREQ(want, got);
+}
+
+/*
  * The app's late miss at page 33 moves the prepagers: the first of them
  * done with its first batch takes 34-37, then 38-41 and 42-43 are taken,
  * and last what the cursor passed: 4-aligned batches up to 31 (if there
@@ -634,7 +648,7 @@ static void follow_window(struct __test_metadata *_metadata, char *buf)
  */
 TEST_F_TIMEOUT(follow, moves, FOLLOW_TIMEOUT)
 {
-	char got[4096], want[4096];
+	char want[4096];
 	size_t len = 0;
 	int i;
 
@@ -647,10 +661,7 @@ TEST_F_TIMEOUT(follow, moves, FOLLOW_TIMEOUT)
 	snprintf(want + len, sizeof(want) - len,
 		 "batch 32 1 1\nbatch 34 4 4\nbatch 38 4 4\nbatch 42 2 2\n"
 		 "follow 33\n");
-	sort_lines(want);
-	ASSERT_EQ(13, follow_events(self->inst, self->s.buf, got,
-				    sizeof(got)));
-	EXPECT_STREQ(want, got);
+	follow_expect(_metadata, self->inst, self->s.buf, want, 13);
 }
 
 /*
@@ -659,7 +670,7 @@ TEST_F_TIMEOUT(follow, moves, FOLLOW_TIMEOUT)
  */
 TEST_F_TIMEOUT(follow, off, FOLLOW_TIMEOUT)
 {
-	char got[4096], want[4096];
+	char want[4096];
 	size_t len = 0;
 	int i;
 
@@ -670,10 +681,8 @@ TEST_F_TIMEOUT(follow, off, FOLLOW_TIMEOUT)
 		len += snprintf(want + len, sizeof(want) - len,
 				"batch %d 4 %d\n", i * FOLLOW_BATCH,
 				i == FOLLOW_MISS / FOLLOW_BATCH ? 3 : 4);
-	sort_lines(want);
-	ASSERT_EQ(FOLLOW_PAGES / FOLLOW_BATCH,
-		  follow_events(self->inst, self->s.buf, got, sizeof(got)));
-	EXPECT_STREQ(want, got);
+	follow_expect(_metadata, self->inst, self->s.buf, want,
+		      FOLLOW_PAGES / FOLLOW_BATCH);
 }
 
 TEST_HARNESS_MAIN

@@ -402,37 +402,6 @@ TRACE_EVENT(prepage_anon_batch,
 		__entry->nr_pages, __entry->prepaged)
 );
 
-/**
- * prepage_anon_follow - the anonymous prepage threads moved to where the
- * app is: it swapped in itself a page of the window's plan that no thread
- * had taken (a late miss), and their next batch starts at the page of the
- * plan after it
- * @mm: the app's address space, printed hashed; only an identity
- * @pid: the process that owns it
- * @address: the page the app swapped in
- */
-TRACE_EVENT(prepage_anon_follow,
-
-	TP_PROTO(struct mm_struct *mm, pid_t pid, unsigned long address),
-
-	TP_ARGS(mm, pid, address),
-
-	TP_STRUCT__entry(
-		__field(const void *, mm)
-		__field(pid_t, pid)
-		__field(unsigned long, address)
-	),
-
-	TP_fast_assign(
-		__entry->mm = mm;
-		__entry->pid = pid;
-		__entry->address = address;
-	),
-
-	TP_printk("mm=%p pid=%d address=0x%lx",
-		__entry->mm, __entry->pid, __entry->address)
-);
-
 /*
  * A change of a file target table at the close of a window: a range of
  * pages of a file joined it (promote: candidates the app used) or left it
@@ -482,11 +451,15 @@ DEFINE_EVENT(prepage_file_table, prepage_file_evict,
 );
 
 /*
- * A change of the anonymous table at the close of a window, page by page:
- * promote (a candidate the app used in its anon_promote_windows-th window
- * of use becomes a target), demote (a target it did not use goes back to
- * being a candidate) and evict (an entry unused for anon_timeout windows
- * leaves the table).
+ * An anonymous page of the app, by address. The changes of the anonymous
+ * table at the close of a window, page by page: promote (a candidate the
+ * app used in its anon_promote_windows-th window of use becomes a
+ * target), demote (a target it did not use goes back to being a
+ * candidate) and evict (an entry unused for anon_timeout windows leaves
+ * the table). And follow: the anonymous prepage threads moved to where
+ * the app is: it swapped in itself this page of the window's plan, which
+ * no thread had taken (a late miss), and their next batch starts at the
+ * page of the plan after it.
  */
 DECLARE_EVENT_CLASS(prepage_anon_table,
 
@@ -521,6 +494,11 @@ DEFINE_EVENT(prepage_anon_table, prepage_anon_demote,
 );
 
 DEFINE_EVENT(prepage_anon_table, prepage_anon_evict,
+	TP_PROTO(struct mm_struct *mm, pid_t pid, unsigned long address),
+	TP_ARGS(mm, pid, address)
+);
+
+DEFINE_EVENT(prepage_anon_table, prepage_anon_follow,
 	TP_PROTO(struct mm_struct *mm, pid_t pid, unsigned long address),
 	TP_ARGS(mm, pid, address)
 );
