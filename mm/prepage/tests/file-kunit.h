@@ -130,6 +130,7 @@ static void prepage_test_max_restore(void *max)
 static void prepage_test_file_learn_pages(struct kunit *test)
 {
 	struct prepage_mm *pm = prepage_test_pm(test);
+	void *max;
 	struct prepage_extents accessed = {};
 	struct prepage_file *f;
 
@@ -139,8 +140,9 @@ static void prepage_test_file_learn_pages(struct kunit *test)
 	prepage_file_mm(pm)->table.nr_extents = 1;
 	prepage_fill_set(test, &accessed,
 			 (pgoff_t []){ 0, 2, 20, 4, 62, 8 }, 3);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action(test, prepage_test_max_restore,
-			(void *)(uintptr_t)prepage_max_file_extents));
+	max = (void *)(uintptr_t)prepage_max_file_extents;
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action(test, prepage_test_max_restore, max));
 	prepage_max_file_extents = 3;
 	prepage_file_learn_pages(pm, f, &accessed);
 	prepage_expect_set(test, &f->candidates,
