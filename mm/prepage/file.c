@@ -15,9 +15,9 @@
  * trusted until the app's use says otherwise.
  *
  * While file_learn is set, the app's own use also makes candidates: at
- * the end of a window the pages it accessed join the candidates (and so
- * the target) of their file, and a file it mapped that no table names
- * gets a table of its own, learned from nothing
+ * the end of a window the pages it accessed join the candidates of their
+ * file (the target, once used in a later window), and a file it mapped
+ * that no table names gets a table of its own, learned from nothing
  * (prepage_file_learn_files()).
  * A loaded profile is then a way to start warm, not the only one.
  *
@@ -82,8 +82,8 @@
  * @nomem:	@work stopped for want of memory to record its pages
  * @learned:	no table line named the file: the engine learned it from
  *		the app's use (it has no @path), and forgets it once its
- *		target is empty, the file is deleted or the app no longer
- *		maps it
+ *		target is empty after its first window, the file is deleted
+ *		or the app no longer maps it
  * @fresh:	learned in the window being counted
  * @unmapped:	learned, and not mapped by the app when the window was
  *		counted
@@ -679,8 +679,11 @@ out:
 /*
  * With file_learn, the pages the app accessed in @f in the window join its
  * candidates, as far as max_file_extents goes for the whole table: the
- * app's use is a profile too. Neither set goes past the end of the file,
- * so that a dump loads back.
+ * app's use is a profile too. They join the target as any candidate
+ * does, when the app uses them in a later window: a page used in a
+ * single window is more likely from the part of the footprint that
+ * changes than from the part that does not. Neither set goes past the
+ * end of the file, so that a dump loads back.
  */
 static void prepage_file_learn_pages(struct prepage_mm *pm,
 				     struct prepage_file *f,
@@ -807,7 +810,8 @@ static unsigned int prepage_file_keys(struct prepage_mm *pm,
  *
  * With @learn, a file the app accessed in the window and maps, which no
  * table names, gets an entry of its own, with no candidates yet: the
- * window's accounting then learns them (prepage_file_learn_pages()).
+ * window's accounting then learns them (prepage_file_learn_pages()), and
+ * the next window its first targets.
  * The log names a file only by its page cache, which may be gone by now
  * (or, once freed, be another file's: then the pages are credited to
  * the wrong file, which costs reads, not correctness); the app's
@@ -893,11 +897,12 @@ out:
 }
 
 /*
- * Forget the learned files whose target is empty (the app used none of
- * what was prepaged for them: they are learned again if it maps and uses
- * them again), that were deleted, as an app update replaces its files,
- * or that the app no longer maps; count the files learned in the window
- * that are kept.
+ * Forget the learned files with no candidates, or whose target is empty
+ * past the window they were learned in (the app used none of what was
+ * prepaged for them, or none of its pages again: they are learned again
+ * if it maps and uses them again), that were deleted, as an app update
+ * replaces its files, or that the app no longer maps; count the files
+ * learned in the window that are kept.
  */
 static void prepage_file_forget(struct prepage_mm *pm)
 {
@@ -907,8 +912,8 @@ static void prepage_file_forget(struct prepage_mm *pm)
 	list_for_each_entry_safe(f, next, &table->files, node) {
 		if (!f->learned)
 			continue;
-		if (f->target.nr && !f->unmapped &&
-		    !d_unlinked(f->file->f_path.dentry)) {
+		if (f->candidates.nr && (f->target.nr || f->fresh) &&
+		    !f->unmapped && !d_unlinked(f->file->f_path.dentry)) {
 			if (f->fresh)
 				prepage_stat_add(pm, PREPAGE_STAT_FILE_LEARNED,
 						 1);
@@ -955,8 +960,6 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 				 prepage_file_common_pages(&missed, &f->target));
 	prepage_extents_destroy(&missed);
 
-	if (learn)
-		prepage_file_learn_pages(pm, f, accessed);
 	prepage_extents_intersect(&used, accessed, &f->candidates);
 	traced = trace_prepage_file_promote_enabled() &&
 		 !prepage_extents_copy(&before, &f->target);
@@ -966,6 +969,9 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	prepage_extents_destroy(&used);
 	if (traced)
 		prepage_file_trace_table(pm, f, &before, true);
+	/* After: a page joins the target in the next window it is used in. */
+	if (learn)
+		prepage_file_learn_pages(pm, f, accessed);
 
 	/* Prepaged, reclaimed, and read again by the app itself. */
 	refetched = prepage_file_common_pages(added, &f->prepaged);

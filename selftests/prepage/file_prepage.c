@@ -370,8 +370,9 @@ static int learn_on(void)
 
 /*
  * As miss, with file_learn (the kernel's default): the pages the app
- * read outside the table, 40-47, join its candidates, and so its
- * target. The file has a table already: it is not counted as learned.
+ * read outside the table, 40-47, join its candidates, and its target
+ * once read again in the next window. The file has a table already: it
+ * is not counted as learned.
  */
 TEST_F(file, miss_learned)
 {
@@ -395,13 +396,19 @@ TEST_F(file, miss_learned)
 
 	ASSERT_EQ(0, fstat(self->fd, &st));
 	snprintf(want, sizeof(want),
-		 "%s 0:%ld,%ld:%ld ino=%lu size=%ld ctime=%ld.%09ld target=0:%ld,%ld:%ld\n",
+		 "%s 0:%ld,%ld:%ld ino=%lu size=%ld ctime=%ld.%09ld target=0:%ld\n",
 		 self->path, 32 * psz, 40 * psz, 8 * psz,
 		 (unsigned long)st.st_ino, (long)st.st_size,
-		 (long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec,
-		 24 * psz, 40 * psz, 8 * psz);
+		 (long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec, 24 * psz);
 	ASSERT_LT(0, dump(buf, sizeof(buf)));
 	EXPECT_STREQ(want, buf);
+	EXPECT_EQ(24, read_key("/proc/self/prepage", "file_target_pages"));
+
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_prepaged());
+	ASSERT_TRUE(touch_read(self->fd, 0, 24));
+	ASSERT_TRUE(touch_read(self->fd, 40, 8));
+	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(32, read_key("/proc/self/prepage", "file_target_pages"));
 }
 
@@ -428,27 +435,35 @@ static char *map_touch(int fd, int first, int nr)
 	return map;
 }
 
-/* The table line of @path, learned: candidates and target [first, +nr). */
+/*
+ * The table line of @path, learned: candidates [first, +nr), and as
+ * many target pages (none if @target is false).
+ */
 static char *learned_line(char *buf, size_t size, const char *path,
-			  int first, int nr)
+			  int first, int nr, bool target)
 {
+	char t[64];
 	char real[PATH_MAX];
 	struct stat st;
 
 	if (!realpath(path, real) || stat(path, &st))
 		return NULL;
+	if (target)
+		snprintf(t, sizeof(t), "%ld:%ld", first * psz, nr * psz);
+	else
+		snprintf(t, sizeof(t), "none");
 	return table_line(buf, size,
-			  "%s %ld:%ld ino=%lu size=%ld ctime=%ld.%09ld target=%ld:%ld\n",
+			  "%s %ld:%ld ino=%lu size=%ld ctime=%ld.%09ld target=%s\n",
 			  real, first * psz, nr * psz,
 			  (unsigned long)st.st_ino, (long)st.st_size,
-			  (long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec,
-			  first * psz, nr * psz);
+			  (long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec, t);
 }
 
 /*
  * A file no table names, which the app maps and uses in a window, is
- * learned: at the end it has a table of the pages used, 8-23, which the
- * next window prepages. Window 1: 16 misses, a file learned; window 2:
+ * learned: at the end its candidates are the pages used, 8-23; used
+ * again in the next window, they are its target, which the window after
+ * prepages. Windows 1 and 2: 16 misses each, a file learned; window 3:
  * 16 prepaged, 16 hits, no miss.
  */
 TEST_F(file, learn)
@@ -464,10 +479,24 @@ TEST_F(file, learn)
 	EXPECT_EQ(1, stat_of("file_learned"));
 	EXPECT_EQ(0, stat_of("file_prepaged"));
 	EXPECT_EQ(16, stat_of("file_miss"));
-	ASSERT_NE(NULL, learned_line(want, sizeof(want), self->path, 8, 16));
+	ASSERT_NE(NULL, learned_line(want, sizeof(want), self->path, 8, 16,
+				     false));
 	ASSERT_LT(0, dump(buf, sizeof(buf)));
 	EXPECT_STREQ(want, buf);
-	EXPECT_EQ(16, read_key("/proc/self/prepage", "file_target_pages"));
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "file_target_pages"));
+	ASSERT_EQ(0, munmap(map, 16 * psz));
+
+	ASSERT_TRUE(evict(self->fd, NR_PAGES));
+	ASSERT_EQ(0, ctl("start"));
+	map = map_touch(self->fd, 8, 16);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(0, stat_of("file_prepaged"));
+	EXPECT_EQ(32, stat_of("file_miss"));
+	ASSERT_NE(NULL, learned_line(want, sizeof(want), self->path, 8, 16,
+				     true));
+	ASSERT_LT(0, dump(buf, sizeof(buf)));
+	EXPECT_STREQ(want, buf);
 	ASSERT_EQ(0, munmap(map, 16 * psz));
 
 	/* Learned, the file needs no mapping to be prepaged. */
@@ -481,7 +510,7 @@ TEST_F(file, learn)
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(16, stat_of("file_prepaged"));
 	EXPECT_EQ(16, stat_of("file_hit"));
-	EXPECT_EQ(16, stat_of("file_miss"));
+	EXPECT_EQ(32, stat_of("file_miss"));
 	EXPECT_EQ(1, stat_of("file_learned"));
 	ASSERT_LT(0, dump(buf, sizeof(buf)));
 	EXPECT_STREQ(want, buf);
@@ -548,11 +577,30 @@ TEST_F(file, learn_unmapped)
 }
 
 /*
+ * Learn pages 0-7 of the test file as candidates, then as target, in two
+ * windows; the last mapping of them is left in *@map.
+ */
+static bool learn_target(int fd, char **map)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (ctl("start"))
+			return false;
+		*map = map_touch(fd, 0, 8);
+		if (!*map || ctl("end"))
+			return false;
+		if (!i)
+			munmap(*map, 8 * psz);
+	}
+	return read_key("/proc/self/prepage", "file_target_pages") == 8;
+}
+
+/*
  * A learned file is forgotten when the app used none of the pages
  * prepaged for it (its target is empty), then learned again when used
- * again; forgotten once deleted, its pages used or not; and forgotten
- * once the app no longer maps it, even if it used them: a learned entry
- * keeps no file open longer than the app.
+ * again; forgotten once deleted, its pages used or not; and forgotten,
+ * from the first window on, if the app does not use its candidates again.
  */
 TEST_F(file, learn_forget)
 {
@@ -560,13 +608,9 @@ TEST_F(file, learn_forget)
 	char *map, *idle;
 
 	ASSERT_EQ(0, learn_on());
-	ASSERT_EQ(0, ctl("start"));
-	map = map_touch(self->fd, 0, 8);
-	ASSERT_NE(NULL, map);
-	ASSERT_EQ(0, ctl("end"));
+	ASSERT_TRUE(learn_target(self->fd, &map));
 	ASSERT_EQ(0, munmap(map, 8 * psz));
 	EXPECT_EQ(1, stat_of("file_learned"));
-	EXPECT_EQ(8, read_key("/proc/self/prepage", "file_target_pages"));
 
 	/* Mapped, not touched: prepaged and unused. */
 	ASSERT_TRUE(evict(self->fd, NR_PAGES));
@@ -579,22 +623,29 @@ TEST_F(file, learn_forget)
 	EXPECT_EQ(0, stat_of("file_hit"));
 	EXPECT_EQ(8, stat_of("file_demoted"));
 	EXPECT_EQ(0, dump(buf, sizeof(buf)));
-	EXPECT_EQ(0, read_key("/proc/self/prepage", "file_target_pages"));
-	ASSERT_EQ(0, munmap(idle, 8 * psz));
 
+	/* Learned again, then not used again in the next window. */
 	ASSERT_EQ(0, ctl("start"));
 	map = map_touch(self->fd, 0, 8);
 	ASSERT_NE(NULL, map);
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(2, stat_of("file_learned"));
-	EXPECT_EQ(8, read_key("/proc/self/prepage", "file_target_pages"));
+	ASSERT_LT(0, dump(buf, sizeof(buf)));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(0, dump(buf, sizeof(buf)));
+	ASSERT_EQ(0, munmap(map, 8 * psz));
+	ASSERT_EQ(0, munmap(idle, 8 * psz));
 
+	/* Learned a third time, then deleted. */
+	ASSERT_TRUE(learn_target(self->fd, &map));
+	EXPECT_EQ(3, stat_of("file_learned"));
 	ASSERT_EQ(0, unlink(self->path));
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
 	ASSERT_TRUE(touch_mmap(self->fd, 0, 8));
 	ASSERT_EQ(0, ctl("end"));
-	EXPECT_EQ(2, stat_of("file_learned"));
+	EXPECT_EQ(3, stat_of("file_learned"));
 	EXPECT_EQ(0, dump(buf, sizeof(buf)));
 	ASSERT_EQ(0, munmap(map, 8 * psz));
 }
@@ -609,10 +660,7 @@ TEST_F(file, learn_forget_unmapped)
 	char *map;
 
 	ASSERT_EQ(0, learn_on());
-	ASSERT_EQ(0, ctl("start"));
-	map = map_touch(self->fd, 0, 8);
-	ASSERT_NE(NULL, map);
-	ASSERT_EQ(0, ctl("end"));
+	ASSERT_TRUE(learn_target(self->fd, &map));
 	EXPECT_EQ(1, stat_of("file_learned"));
 	ASSERT_EQ(0, munmap(map, 8 * psz));
 
@@ -645,7 +693,8 @@ TEST_F(file, learn_bounded)
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(1, stat_of("file_learned"));
 	EXPECT_EQ(8, stat_of("file_miss"));
-	ASSERT_NE(NULL, learned_line(want, sizeof(want), self->path, 0, 4));
+	ASSERT_NE(NULL, learned_line(want, sizeof(want), self->path, 0, 4,
+				     false));
 	ASSERT_LT(0, dump(buf, sizeof(buf)));
 	EXPECT_STREQ(want, buf);
 	munmap(map, 4 * psz);
