@@ -30,6 +30,7 @@
 #define pr_fmt(fmt) "prepage-file: " fmt
 
 #include <linux/backing-dev.h>
+#include <linux/bsearch.h>
 #include <linux/cred.h>
 #include <linux/dax.h>
 #include <linux/file.h>
@@ -752,19 +753,10 @@ static int prepage_file_key_cmp(const void *a, const void *b)
 static unsigned int prepage_file_key_find(const void **keys, unsigned int nr,
 					  const void *key)
 {
-	unsigned int lo = 0, hi = nr;
+	const void **k = bsearch(&key, keys, nr, sizeof(*keys),
+				 prepage_file_key_cmp);
 
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (keys[mid] == key)
-			return mid;
-		if ((unsigned long)keys[mid] < (unsigned long)key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return nr;
+	return k ? k - keys : nr;
 }
 
 /*
