@@ -320,20 +320,23 @@ TEST_F(file, hit)
 }
 
 /*
- * The window of miss: the table covers pages 0-31; the app uses 0-15
- * through a mapping, 16-23 and 40-47 through read(): 32 prepaged, 24
- * hits, 8 misses. 40-47 are no target pages: missed, not late.
+ * The window of miss: the table of @path covers pages 0-31; the app
+ * uses 0-15 through a mapping of @fd, 16-23 and 40-47 through read():
+ * 32 prepaged, 24 hits, 8 misses. 40-47 are no target pages: missed,
+ * not late.
  */
-static void miss_window(struct __test_metadata *_metadata,
-			FIXTURE_DATA(file) *self)
+static void miss_window(struct __test_metadata *_metadata, const char *path,
+			int fd)
 {
-	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
-				     "%s 0:%ld\n", self->path, 32 * psz)));
+	char line[PATH_MAX + 256];
+
+	ASSERT_EQ(0, load(table_line(line, sizeof(line), "%s 0:%ld\n", path,
+				     32 * psz)));
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_EQ(0, wait_prepaged());
-	ASSERT_TRUE(touch_mmap(self->fd, 0, 16));
-	ASSERT_TRUE(touch_read(self->fd, 16, 8));
-	ASSERT_TRUE(touch_read(self->fd, 40, 8));
+	ASSERT_TRUE(touch_mmap(fd, 0, 16));
+	ASSERT_TRUE(touch_read(fd, 16, 8));
+	ASSERT_TRUE(touch_read(fd, 40, 8));
 	ASSERT_EQ(0, ctl("end"));
 	EXPECT_EQ(32, stat_of("file_prepaged"));
 	EXPECT_EQ(24, stat_of("file_hit"));
@@ -352,7 +355,7 @@ TEST_F(file, miss)
 	char buf[PATH_MAX + 256], want[PATH_MAX + 256];
 	struct stat st;
 
-	miss_window(_metadata, self);
+	miss_window(_metadata, self->path, self->fd);
 	EXPECT_EQ(750, stat_of("file_recall_permille"));
 
 	ASSERT_EQ(0, fstat(self->fd, &st));
@@ -390,7 +393,7 @@ TEST_F(file, miss_learned)
 	struct stat st;
 
 	ASSERT_EQ(0, learn_on());
-	miss_window(_metadata, self);
+	miss_window(_metadata, self->path, self->fd);
 	EXPECT_EQ(0, stat_of("file_learned"));
 
 	ASSERT_EQ(0, fstat(self->fd, &st));
