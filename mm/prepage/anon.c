@@ -17,14 +17,6 @@
  * At the start of a window the anonymous prepager swaps the target pages
  * that are still swapped out back in and maps them, as a read fault of
  * the app would, so that the app takes no fault at all.
- *
- * Inside the window, when the app swaps in a page no table holds, the
- * prepager looks ahead of it: it swaps in the pages that follow it in its
- * VMA, as swap readahead would (zram swap-ins take none), but on the
- * prepager's thread, not the app's. The window of pages looked ahead is
- * the app's own: it grows while the app uses what was looked ahead, and
- * shrinks, then sits out windows, while it does not. Pages the app used
- * become candidates, as pages it swapped in itself do.
  */
 
 #define pr_fmt(fmt) "prepage-anon: " fmt
@@ -144,8 +136,8 @@ struct prepage_anon_work {
 /**
  * struct prepage_anon_mm - the anonymous side of an address space's state
  * @table:	the anonymous tables, or NULL (the state's lock; read
- *		without it by the anonymous prepagers, which every writer
- *		waits to be done first)
+ *		without it by the first anonymous prepager, which every
+ *		writer waits to be done first)
  * @plan:	the target pages of the window, by address: made by its
  *		first anonymous prepager, freed under the state's lock with
  *		the prepagers stopped
@@ -160,19 +152,6 @@ struct prepage_anon_work {
  * @stop:	tells the anonymous prepagers to stop, and why: 0, or an
  *		&enum prepage_stop_reason of the window closing or the table
  *		being replaced (the state's lock)
- * @woken:	the prepagers were started for a miss of the app, not for
- *		the window's plan: only the first runs, and it plans
- *		nothing (the state's lock)
- * @ahead_lock:	protects @ahead while the prepagers run
- * @ahead:	the pages looked ahead in the window (prepaged ahead of
- *		the app's misses outside the plan), counted at its end
- * @ahead_pages: how many pages the app's look-ahead reads after a miss,
- *		within anon_lookahead_pages (the state's lock; read by the
- *		prepagers)
- * @ahead_skip:	windows the look-ahead sits out, backed off (the state's
- *		lock; read by the prepagers)
- * @ahead_level: times in a row it was backed off: it sits out
- *		2^@ahead_level windows (the state's lock)
  * @work:	the anonymous prepagers' works
  */
 struct prepage_anon_mm {
@@ -184,12 +163,6 @@ struct prepage_anon_mm {
 	unsigned int cursor;
 	atomic_t prepaging;
 	u8 stop;
-	bool woken;
-	struct mutex ahead_lock;	/* protects @ahead */
-	struct prepage_extents ahead;
-	unsigned int ahead_pages;
-	unsigned int ahead_skip;
-	unsigned int ahead_level;
 	struct prepage_anon_work work[PREPAGE_MAX_ANON_WORKERS];
 };
 
@@ -211,20 +184,6 @@ static unsigned int prepage_max_anon_pages __read_mostly = 65536;
  * (prepage_backoff()). Default: 100.
  */
 static unsigned int prepage_anon_min_precision_permille __read_mostly = 100;
-/* Most pages a look-ahead reads after a miss; 0: none. Default: 32. */
-static unsigned int prepage_anon_lookahead_pages __read_mostly = 32;
-
-/*
- * The look-ahead of an app starts with ANON_AHEAD_FIRST pages. It doubles
- * after a window in which the app used at least half of what it looked
- * ahead, and halves after one in which it used less; below
- * ANON_AHEAD_MIN pages it sits out 1, 2, 4, up to
- * 2^ANON_AHEAD_MAX_LEVEL windows in a row, and starts again with
- * ANON_AHEAD_MIN pages.
- */
-#define ANON_AHEAD_FIRST	8U
-#define ANON_AHEAD_MIN		4U
-#define ANON_AHEAD_MAX_LEVEL	4U
 
 /* The anonymous side of @pm's state (see prepage_side_make()). */
 static struct prepage_anon_mm *anon_mm(struct prepage_mm *pm)
@@ -691,14 +650,10 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 
 /*
  * Walk the pages of @ext only, one page table's span at a time, in the
- * mode the caller set in @w; call @fn, if not NULL, after each span's
- * walk, without the mmap lock, with those pages set in @w->added.
- * Return: whether an accessed bit was cleared.
+ * mode the caller set in @w. Return: whether an accessed bit was cleared.
  */
 static bool anon_walk_extents(struct mm_struct *mm, struct prepage_anon_walk *w,
-			      const struct prepage_extents *ext,
-			      void (*fn)(struct prepage_anon_walk *w, void *arg),
-			      void *arg)
+			      const struct prepage_extents *ext)
 {
 	unsigned long span = PTRS_PER_PTE, vpn, first, last;
 	bool cleared = false;
@@ -729,8 +684,6 @@ static bool anon_walk_extents(struct mm_struct *mm, struct prepage_anon_walk *w,
 		anon_walk_span(mm, w, first, last);
 		mmap_read_unlock(mm);
 		cleared |= !bitmap_empty(w->young, PTRS_PER_PTE);
-		if (fn)
-			fn(w, arg);
 		cond_resched();
 	}
 	return cleared;
@@ -746,7 +699,7 @@ static bool anon_clear_added(struct mm_struct *mm, struct prepage_anon_walk *w,
 	w->clear_young = true;
 	w->own = false;
 	w->demote = false;
-	return anon_walk_extents(mm, w, added, NULL, NULL);
+	return anon_walk_extents(mm, w, added);
 }
 
 /*
@@ -765,108 +718,13 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
 	w->own = false;
 	w->demote = true;
 	w->demoted = 0;
-	anon_walk_extents(mm, w, unused, NULL, NULL);
+	anon_walk_extents(mm, w, unused);
 	w->demote = false;
 	w->only = NULL;
 	/* Where they go now, not when a CPU's batch fills (see file.c). */
 	if (w->demoted)
 		lru_add_drain_all();
 	return w->demoted;
-}
-
-/* ---- the look-ahead ----------------------------------------------------- */
-
-/*
- * The look-ahead of @am after a window in which it read @prepaged pages,
- * the app used @hit of them, within @limit pages (anon_lookahead_pages):
- * see %ANON_AHEAD_FIRST. A window it sat out counts one off its
- * sitting out.
- */
-static void anon_ahead_next(struct prepage_anon_mm *am, unsigned long prepaged,
-			    unsigned long hit, unsigned int limit)
-{
-	if (am->ahead_skip) {
-		am->ahead_skip--;
-		return;
-	}
-	if (!prepaged)
-		return;
-	if (hit * 2 >= prepaged) {
-		am->ahead_pages = min(am->ahead_pages * 2,
-				      max(limit, ANON_AHEAD_MIN));
-		am->ahead_level = 0;
-		return;
-	}
-	am->ahead_pages /= 2;
-	if (am->ahead_pages >= ANON_AHEAD_MIN)
-		return;
-	am->ahead_pages = ANON_AHEAD_MIN;
-	am->ahead_skip = 1U << am->ahead_level;
-	am->ahead_level = min(am->ahead_level + 1, ANON_AHEAD_MAX_LEVEL);
-}
-
-struct anon_ahead_end {
-	struct prepage_anon_table *t;	/* NULL if the app has none */
-	const struct prepage_extents *missed;	/* the app's swap-ins */
-	struct prepage_extents *unused;	/* looked ahead, present, not used */
-	unsigned int timeout;
-	unsigned long hit;
-};
-
-/*
- * The pages looked ahead in a span, walked as @w says: a page the app
- * used is a hit, and a candidate from now on, as if the app had swapped
- * it in; one it did not use is to be demoted. One swapped out again, or
- * swapped in again by the app, is neither.
- */
-static void anon_ahead_end_span(struct prepage_anon_walk *w, void *arg)
-{
-	struct anon_ahead_end *a = arg;
-	unsigned long i;
-
-	for_each_set_bit(i, w->added, PTRS_PER_PTE) {
-		unsigned long vpn = w->base + i;
-
-		if (!test_bit(i, w->present) ||
-		    prepage_extents_contains(a->missed, vpn))
-			continue;
-		if (!test_bit(i, w->young)) {
-			/* On -ENOMEM the page is not demoted. */
-			prepage_extents_add(a->unused, vpn, 1);
-			continue;
-		}
-		a->hit++;
-		/* A full table learns it no more than a swap-in. */
-		if (a->t && !xa_load(&a->t->pages, vpn))
-			anon_table_set(a->t, vpn, false, a->timeout);
-	}
-}
-
-/*
- * Count the pages looked ahead in @pm's window that the app used (into
- * *@hit), make them candidates in @t, and add those it did not use to
- * @unused. The accessed bits of the pages are cleared, handed to the
- * folios. Return: whether one was set.
- */
-static bool anon_ahead_end(struct prepage_mm *pm, struct prepage_anon_table *t,
-			   struct prepage_anon_walk *w,
-			   const struct prepage_extents *missed,
-			   struct prepage_extents *unused, unsigned int timeout,
-			   unsigned long *hit)
-{
-	struct anon_ahead_end a = {
-		.t = t, .missed = missed, .unused = unused, .timeout = timeout,
-	};
-	bool cleared;
-
-	w->clear_young = true;
-	w->own = false;
-	w->demote = false;
-	cleared = anon_walk_extents(pm->slot.mm, w, &anon_mm(pm)->ahead,
-				    anon_ahead_end_span, &a);
-	prepage_stat_add(pm, PREPAGE_STAT_ANON_AHEAD_HIT, a.hit);
-	*hit = a.hit;
-	return cleared;
 }
 
 /* ---- the switch window ------------------------------------------------- */
@@ -908,12 +766,6 @@ static void prepage_anon_window_discard(struct prepage_mm *pm)
 		if (anon_mm(pm)->plan[i].prepaged &&
 		    prepage_extents_add(&unused, anon_mm(pm)->plan[i].vpn, 1))
 			break;	/* -ENOMEM: the rest stay where they are */
-	/* The pages looked ahead too (none is a target's). */
-	for (i = 0; i < anon_mm(pm)->ahead.nr; i++)
-		if (prepage_extents_add(&unused, anon_mm(pm)->ahead.ext[i].start,
-					anon_mm(pm)->ahead.ext[i].nr))
-			break;
-	prepage_extents_destroy(&anon_mm(pm)->ahead);
 	if (unused.nr && !anon_walk_alloc(&w)) {
 		/* See prepage_anon_window_close(). */
 		lru_add_drain_all();
@@ -1001,10 +853,7 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
  * their anon_promote_windows-th window, demotes the targets that were
  * not accessed and ages them and the candidates,
  * and deactivates the prepaged pages the app did not use, as MADV_COLD
- * does. The pages looked ahead that the app used are hits of the
- * look-ahead, and candidates as if it had swapped them in; the others
- * are deactivated likewise, and the look-ahead adjusted to how it paid.
- * The accessed bits
+ * does. The accessed bits
  * of all table pages are cleared on the way, for the end of the next
  * window: a page accessed after this one is settled
  * (prepage_window_settle()) counts as used in the next.
@@ -1015,11 +864,8 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 {
 	unsigned int timeout = READ_ONCE(prepage_anon_timeout);
 	struct prepage_anon_table *t = anon_mm(pm)->table;
-	unsigned long ahead = prepage_extents_pages(&anon_mm(pm)->ahead);
 	struct mm_struct *mm = pm->slot.mm;
 	struct prepage_extents missed = {}, added = {}, unused = {};
-	unsigned long ahead_hit = 0;
-	bool ahead_counted = !ahead;
 	struct prepage_anon_walk w;
 	struct anon_end e = {
 		.pm = pm, .plan = anon_mm(pm)->plan, .plan_nr = anon_mm(pm)->plan_nr,
@@ -1037,7 +883,7 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 	prepage_stat_add(pm, PREPAGE_STAT_ANON_MISS,
 			 prepage_extents_pages(&missed));
 
-	if (!t && (missed.nr || anon_mm(pm)->ahead.nr)) {
+	if (!t && missed.nr) {
 		t = anon_table_new();
 		anon_mm(pm)->table = t;
 	}
@@ -1049,13 +895,9 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 		 * as the move MGLRU's aging makes (anon_walk_transfer()),
 		 * and their demotion would not move them.
 		 */
-		if (e.plan_nr || anon_mm(pm)->ahead.nr)
+		if (e.plan_nr)
 			lru_add_drain_all();
 		anon_table_walk(mm, t, &w, anon_end_one, &e);
-		/* What was looked ahead is no table's yet: after the walk. */
-		e.cleared |= anon_ahead_end(pm, t, &w, &missed, &unused,
-					    timeout, &ahead_hit);
-		ahead_counted = true;
 		/*
 		 * What the app swapped in itself: new candidates, added after
 		 * the walk aged the table and made room, their accessed bits
@@ -1090,12 +932,6 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 	prepage_extents_destroy(&unused);
 	prepage_extents_destroy(&added);
 	prepage_extents_destroy(&missed);
-	/* Not counted for want of memory: the pages stay where they are. */
-	prepage_extents_destroy(&anon_mm(pm)->ahead);
-	/* A window not counted, for want of memory, teaches nothing. */
-	if (ahead_counted)
-		anon_ahead_next(anon_mm(pm), ahead, ahead_hit,
-				READ_ONCE(prepage_anon_lookahead_pages));
 	anon_plan_free(pm);
 }
 
@@ -1458,108 +1294,6 @@ static unsigned int anon_prepage_span(struct prepage_mm *pm,
 	return prepaged;
 }
 
-/* Whether page @vpn is in @pm's table (read as its prepagers read it). */
-static bool anon_table_holds(struct prepage_mm *pm, unsigned long vpn)
-{
-	struct prepage_anon_table *t = anon_mm(pm)->table;
-
-	return t && xa_load(&t->pages, vpn);
-}
-
-/*
- * Look ahead in pages [@first, @last] of @pm's mm, within one page
- * table's span: swap in and map, as anon_prepage_span() does, those that
- * are swapped out and in no table (the table's are the plan's, or
- * candidates to be learned from the app's own use), and note them in
- * the window's look-ahead. Return: the pages it prepaged.
- */
-static unsigned int anon_ahead_span(struct prepage_mm *pm,
-				    struct prepage_anon_walk *w,
-				    unsigned long first, unsigned long last)
-{
-	struct prepage_anon_mm *am = anon_mm(pm);
-	struct mm_struct *mm = pm->slot.mm;
-	unsigned int prepaged = 0;
-	unsigned long vpn, run, i;
-
-	w->base = round_down(first, PTRS_PER_PTE);
-	w->clear_young = false;
-	w->only = NULL;
-	w->own = false;
-	w->demote = false;
-	mmap_read_lock(mm);
-	anon_walk_span(mm, w, first, last);
-	mmap_read_unlock(mm);
-	bitmap_zero(w->faulted, PTRS_PER_PTE);
-	for (vpn = first; vpn <= last && !anon_cut_short(pm); vpn += run) {
-		run = 1;
-		if (!test_bit(vpn - w->base, w->swapped) ||
-		    anon_table_holds(pm, vpn))
-			continue;
-		while (vpn + run <= last &&
-		       test_bit(vpn + run - w->base, w->swapped) &&
-		       !anon_table_holds(pm, vpn + run))
-			run++;
-		anon_fault_run(pm, w, vpn, run);
-	}
-	if (bitmap_empty(w->faulted, PTRS_PER_PTE))
-		return 0;
-	/* The accessed bits its faults set, as anon_prepage_span(). */
-	w->clear_young = true;
-	w->only = w->faulted;
-	w->own = true;
-	mmap_read_lock(mm);
-	anon_walk_span(mm, w, first, last);
-	mmap_read_unlock(mm);
-	mutex_lock(&am->ahead_lock);
-	for_each_set_bit(i, w->faulted, PTRS_PER_PTE) {
-		/* On -ENOMEM the page is neither counted nor demoted. */
-		if (!test_bit(i, w->present) ||
-		    prepage_extents_add(&am->ahead, w->base + i, 1))
-			continue;
-		prepaged++;
-	}
-	mutex_unlock(&am->ahead_lock);
-	prepage_stat_add(pm, PREPAGE_STAT_ANON_AHEAD_PREPAGED, prepaged);
-	return prepaged;
-}
-
-/*
- * Look ahead of the app's miss outside the plan, @first being the page
- * after it: the next ahead_pages pages of its VMA, one page table's span
- * at a time, if the VMA is one the prepagers may fault in.
- */
-static void anon_ahead(struct prepage_mm *pm, struct prepage_anon_walk *w,
-		       unsigned long first)
-{
-	unsigned int nr = min(READ_ONCE(anon_mm(pm)->ahead_pages),
-			      READ_ONCE(prepage_anon_lookahead_pages));
-	struct mm_struct *mm = pm->slot.mm;
-	unsigned long start = first, last, end;
-	struct vm_area_struct *vma;
-	unsigned int prepaged = 0;
-
-	if (!nr)
-		return;
-	/* The VMA of the miss: the page before @first. */
-	mmap_read_lock(mm);
-	vma = vma_lookup(mm, (first - 1) << PAGE_SHIFT);
-	if (!vma || !anon_vma_prepageable(vma) ||
-	    first >= vma->vm_end >> PAGE_SHIFT) {
-		mmap_read_unlock(mm);
-		return;
-	}
-	last = min(first + nr, vma->vm_end >> PAGE_SHIFT) - 1;
-	mmap_read_unlock(mm);
-	for (; first <= last && !anon_cut_short(pm); first = end + 1) {
-		end = min(last, round_down(first, PTRS_PER_PTE) +
-				PTRS_PER_PTE - 1);
-		prepaged += anon_ahead_span(pm, w, first, end);
-	}
-	trace_prepage_anon_ahead(mm, pm->pid, start << PAGE_SHIFT,
-				 last << PAGE_SHIFT, prepaged);
-}
-
 /*
  * Whether the anonymous prepagers of @pm's window, all done, left part of
  * it undone for want of memory (for the plan, or for their page walks):
@@ -1620,15 +1354,12 @@ static void anon_worker_done(struct prepage_mm *pm)
 
 	if (!atomic_dec_and_test(&anon_mm(pm)->prepaging))
 		return;
-	/* One woken for a miss has its own event, and planned nothing. */
-	if (!anon_mm(pm)->woken) {
-		nomem = anon_nomem(pm, cut);
-		if (nomem)
-			prepage_nomem_stop(pm);
-		/* Their event before what their being done starts. */
-		if (trace_prepage_anon_done_enabled())
-			anon_trace_done(pm, stop, cut, nomem);
-	}
+	nomem = anon_nomem(pm, cut);
+	if (nomem)
+		prepage_nomem_stop(pm);
+	/* Their event before what their being done starts. */
+	if (trace_prepage_anon_done_enabled())
+		anon_trace_done(pm, stop, cut, nomem);
 	prepage_prepagers_done(pm, PREPAGE_SIDE_ANON);
 }
 
@@ -1734,16 +1465,14 @@ static unsigned int anon_plan_claim(const struct prepage_anon_plan *plan,
 }
 
 /*
- * Take the app's last miss. If it swapped in itself pages of the plan
- * that no prepager took (a late miss), the prepagers are behind it, busy
- * where it is not: those entries are taken (the app did them), and with
- * follow_app the prepagers go on from the next entry of the plan, the
- * app's next pages by address; what they pass is taken once they reached
- * the end. If no table holds them, the look-ahead reads after them.
- * Called under @take_lock.
- * Return: the page to look ahead from; 0 if none.
+ * Follow the app: if it last swapped in itself pages of the plan that no
+ * prepager took (a late miss), the prepagers are behind it, busy where it
+ * is not. Those entries are taken (the app did them), and the prepagers
+ * go on from the next entry of the plan, the app's next pages by address;
+ * what they pass is taken once they reached the end. Called under
+ * @take_lock.
  */
-static unsigned long anon_follow(struct prepage_mm *pm)
+static void anon_follow(struct prepage_mm *pm)
 {
 	struct prepage_anon_mm *am = anon_mm(pm);
 	struct prepage_log_entry miss;
@@ -1753,24 +1482,15 @@ static unsigned long anon_follow(struct prepage_mm *pm)
 	lockdep_assert_held(&am->take_lock);
 
 	if (!prepage_follow_take(pm, PREPAGE_SIDE_ANON, &miss))
-		return 0;
+		return;
 	last = miss.index + miss.nr - 1;
-	next = anon_plan_find(am->plan, am->plan_nr, miss.index);
-	/* Outside the plan: look ahead if no table holds the page either. */
-	if (next == am->plan_nr || am->plan[next].vpn > last)
-		return READ_ONCE(prepage_anon_lookahead_pages) &&
-		       !READ_ONCE(am->ahead_skip) &&
-		       !anon_table_holds(pm, miss.index) ? last + 1 : 0;
-	if (!READ_ONCE(prepage_follow_app))
-		return 0;
 	next = anon_plan_claim(am->plan, am->taken, am->plan_nr, miss.index,
 			       last);
 	if (next > am->plan_nr)
-		return 0;
+		return;
 	am->cursor = next;
 	prepage_stat_add(pm, PREPAGE_STAT_ANON_FOLLOWED, 1);
 	trace_prepage_anon_follow(pm->slot.mm, pm->pid, last << PAGE_SHIFT);
-	return 0;
 }
 
 /*
@@ -1797,28 +1517,23 @@ static unsigned int anon_take_from(unsigned long *taken, unsigned int nr,
 }
 
 /*
- * Take the next step of @pm's prepagers: the look-ahead of the app's last
- * miss, if it was outside the plan (*@ahead: the page to look ahead
- * from); else the next batch of the plan: up to @batch entries in a row
- * that no one took, from the cursor on (moved to the app's last late
- * miss first), or from the start of the plan once the cursor is past its
- * end: what was passed to follow the app is taken last.
- * Return: the entries taken, the first being *@first; 0 if none is left
- * or *@ahead is set.
+ * Take the next batch of @pm's plan: up to @batch entries in a row that
+ * no one took, from the cursor on (moved to the app's last late miss
+ * first), or from the start of the plan once the cursor is past its end:
+ * what was passed to follow the app is taken last.
+ * Return: the entries taken, the first being *@first; 0 if none is left.
  */
 static unsigned int anon_take(struct prepage_mm *pm, unsigned int batch,
-			      unsigned int *first, unsigned long *ahead)
+			      unsigned int *first)
 {
 	struct prepage_anon_mm *am = anon_mm(pm);
-	unsigned int nr = 0;
+	unsigned int nr;
 
 	spin_lock(&am->take_lock);
-	*ahead = anon_follow(pm);
-	if (!*ahead && am->plan_nr) {
-		nr = anon_take_from(am->taken, am->plan_nr, am->cursor, batch,
-				    first);
-		am->cursor = *first + nr;
-	}
+	if (READ_ONCE(prepage_follow_app))
+		anon_follow(pm);
+	nr = anon_take_from(am->taken, am->plan_nr, am->cursor, batch, first);
+	am->cursor = *first + nr;
 	spin_unlock(&am->take_lock);
 	return nr;
 }
@@ -1826,8 +1541,7 @@ static unsigned int anon_take(struct prepage_mm *pm, unsigned int batch,
 /*
  * The work of one prepager thread in a window: take batches of
  * batch_pages target pages until none is left or it is told to stop,
- * moving to the app's late misses between batches (follow_app), and
- * looking ahead of its misses outside the plan (anon_lookahead_pages).
+ * moving to the app's late misses between batches (follow_app).
  */
 static void anon_worker_fn(struct kthread_work *work)
 {
@@ -1847,29 +1561,15 @@ static void anon_worker_fn(struct kthread_work *work)
 	if (!mmget_not_zero(mm))
 		goto out;
 	prepage_charge_begin(mm, &charge);
-	if (aw == &anon_mm(pm)->work[0] && !anon_mm(pm)->woken)
+	if (aw == &anon_mm(pm)->work[0])
 		anon_plan_and_queue(pm);
 	am = anon_mm(pm);
-	if (anon_walk_alloc(&w)) {
-		struct prepage_log_entry miss;
-
-		/* Dropped: it would only wake a prepager that fails again. */
-		if (am->woken)
-			prepage_follow_take(pm, PREPAGE_SIDE_ANON, &miss);
+	if (!am->plan_nr || anon_walk_alloc(&w))
 		goto uncharge;
-	}
 	for (;;) {
 		unsigned int start, i, end, nr, prepaged = 0;
-		unsigned long ahead;
 
-		nr = anon_take(pm, batch, &start, &ahead);
-		if (ahead) {
-			anon_ahead(pm, &w, ahead);
-			if (anon_cut_short(pm))
-				break;
-			cond_resched();
-			continue;
-		}
+		nr = anon_take(pm, batch, &start);
 		if (!nr)
 			break;
 		end = start + nr;
@@ -1922,7 +1622,6 @@ static bool prepage_anon_start(struct prepage_mm *pm)
 	lockdep_assert_held(&pm->lock);
 
 	WRITE_ONCE(anon_mm(pm)->stop, 0);
-	anon_mm(pm)->woken = false;
 	anon_mm(pm)->cursor = 0;
 	/* A restarted window's plan: walked again, what is swapped out. */
 	if (anon_mm(pm)->plan)
@@ -1930,37 +1629,6 @@ static bool prepage_anon_start(struct prepage_mm *pm)
 	if (!anon_mm(pm)->table || !anon_mm(pm)->table->nr_targets ||
 	    !prepage_nr_anon_workers)
 		return false;
-	atomic_set(&anon_mm(pm)->prepaging, 1);
-	/* Not pending: the last start's works are all done. */
-	if (WARN_ON_ONCE(!kthread_queue_work(prepage_anon_workers[0],
-					     &anon_mm(pm)->work[0].work))) {
-		atomic_set(&anon_mm(pm)->prepaging, 0);
-		return false;
-	}
-	return true;
-}
-
-/**
- * prepage_anon_wake() - start a prepager for the app's last miss
- * @pm:	the prepage state; its lock is held, a window is open and none
- *	of its anonymous prepagers is queued or running
- *
- * The first prepager thread takes the miss, and looks ahead of it if no
- * table holds its page (anon_follow()); it plans nothing: the plan, if
- * the window has one, is the prepagers' that started with the window.
- *
- * Return: whether it was queued; false if the look-ahead is off or sits
- * out the window.
- */
-static bool prepage_anon_wake(struct prepage_mm *pm)
-{
-	lockdep_assert_held(&pm->lock);
-
-	if (!READ_ONCE(prepage_anon_lookahead_pages) ||
-	    anon_mm(pm)->ahead_skip || !prepage_nr_anon_workers)
-		return false;
-	WRITE_ONCE(anon_mm(pm)->stop, 0);
-	anon_mm(pm)->woken = true;
 	atomic_set(&anon_mm(pm)->prepaging, 1);
 	/* Not pending: the last start's works are all done. */
 	if (WARN_ON_ONCE(!kthread_queue_work(prepage_anon_workers[0],
@@ -1994,8 +1662,6 @@ static void *prepage_anon_state_new(struct prepage_mm *pm)
 	if (!am)
 		return NULL;
 	spin_lock_init(&am->take_lock);
-	mutex_init(&am->ahead_lock);
-	am->ahead_pages = ANON_AHEAD_FIRST;
 	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++) {
 		kthread_init_work(&am->work[i].work, anon_worker_fn);
 		am->work[i].pm = pm;
@@ -2011,8 +1677,6 @@ static void prepage_anon_state_free(struct prepage_mm *pm)
 
 	anon_table_free(am->table);
 	anon_plan_free(pm);
-	prepage_extents_destroy(&am->ahead);
-	mutex_destroy(&am->ahead_lock);
 	kfree(am);
 }
 
@@ -2216,8 +1880,6 @@ PREPAGE_KNOB(batch_pages, 1, 1024);
 PREPAGE_KNOB(max_anon_pages, 1, 1U << 24);
 /* The anonymous precision below which a window did not pay; 0: never. */
 PREPAGE_KNOB(anon_min_precision_permille, 0, 1000);
-/* Pages; the most a look-ahead reads after a miss outside the plan; 0: off. */
-PREPAGE_KNOB(anon_lookahead_pages, 0, 1024);
 
 static struct attribute *prepage_anon_attrs[] = {
 	&anon_enabled_switch.attr.attr,
@@ -2226,7 +1888,6 @@ static struct attribute *prepage_anon_attrs[] = {
 	&batch_pages_knob.attr.attr,
 	&max_anon_pages_knob.attr.attr,
 	&anon_min_precision_permille_knob.attr.attr,
-	&anon_lookahead_pages_knob.attr.attr,
 	NULL,
 };
 
@@ -2259,7 +1920,6 @@ static const struct prepage_ops prepage_anon_ops = {
 	.state_new	= prepage_anon_state_new,
 	.state_free	= prepage_anon_state_free,
 	.start		= prepage_anon_start,
-	.wake		= prepage_anon_wake,
 	.stop		= prepage_anon_stop,
 	.window_close	= prepage_anon_window_close,
 	.window_discard	= prepage_anon_window_discard,

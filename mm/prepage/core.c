@@ -18,12 +18,10 @@
  * prepage_mm.log_lock is innermost: the access hooks take it in fault and
  * read paths, under any of the others, and nothing is taken under it but
  * what queue_work() takes (the workqueue's and the scheduler's locks), to
- * queue a state's lead work (once a window, and for each miss that wakes
- * a side whose prepagers are done). The anonymous prepagers take
+ * queue a state's lead work once a window. The anonymous prepagers take
  * it under their plan's take_lock (anon.c: prepage_anon_mm.take_lock ->
  * prepage_mm.log_lock), to take the app's last miss; nothing else nests
- * with take_lock, and the app never takes it. The anonymous prepagers'
- * prepage_anon_mm.ahead_lock is taken alone, with no other lock held.
+ * with take_lock, and the app never takes it.
  * The prepage threads never take prepage_mm.lock, and nothing waits for
  * them: stopping them only tells them to stop (they may be blocked in
  * I/O, or wait for a CPU at idle priority while the app runs). What they
@@ -349,29 +347,6 @@ static void prepage_settle_queue(struct prepage_mm *pm)
 }
 
 /*
- * A start of side @i of @pm that queued nothing: take its bit back from
- * @running, and queue the settle work if what waits for the prepagers to
- * be done (a start, a settle, a shutdown) found them running meanwhile.
- * Drops the reference taken for the side; the caller holds another.
- */
-static void prepage_side_unstart(struct prepage_mm *pm, unsigned int i)
-{
-	bool settle;
-
-	spin_lock(&pm->log_lock);
-	WRITE_ONCE(pm->running, pm->running & ~BIT(i));
-	WRITE_ONCE(pm->waking, pm->waking & ~BIT(i));
-	if (!pm->running)
-		atomic_dec(&prepage_nr_running);
-	settle = !pm->running && (READ_ONCE(pm->start_mask) ||
-				  READ_ONCE(pm->settling) || READ_ONCE(pm->shut));
-	spin_unlock(&pm->log_lock);
-	if (settle)
-		prepage_settle_queue(pm);
-	prepage_mm_put(pm);
-}
-
-/*
  * Queue @pm's lead work, likewise. The caller holds a reference, or
  * @pm->log_lock with the window logging (the hash's reference is dropped
  * only once the window closed).
@@ -383,59 +358,23 @@ static void prepage_lead_queue(struct prepage_mm *pm)
 		prepage_mm_put(pm);
 }
 
-/*
- * Wake side @side of @pm's open window for the app's miss, which
- * prepage_follow_take() gives: queue the lead work to start its
- * prepagers, if the side wakes (&prepage_mm.wakeable), none of its
- * prepagers is queued, running or about to start, and the window's
- * prepaging has not stopped. Context: @pm->log_lock held, the window
- * logging.
- */
-static void prepage_wake_queue(struct prepage_mm *pm, unsigned int side)
-{
-	lockdep_assert_held(&pm->log_lock);
-
-	if (!(pm->wakeable & BIT(side)) ||
-	    ((pm->running | pm->woken | READ_ONCE(pm->start_mask)) &
-	     BIT(side)) ||
-	    pm->deferred == side || atomic_read(&pm->budget_spent) ||
-	    atomic_read(&pm->pressure_stopped))
-		return;
-	WRITE_ONCE(pm->woken, pm->woken | BIT(side));
-	prepage_lead_queue(pm);
-}
-
-/*
- * Whether the prepagers that started with @pm's window are queued or
- * running, or wait to start: not counting those a miss of the app woke.
- */
-static bool prepage_busy(struct prepage_mm *pm)
-{
-	return READ_ONCE(pm->deferred) < PREPAGE_NR_SIDES ||
-	       (READ_ONCE(pm->running) & ~READ_ONCE(pm->waking)) ||
-	       READ_ONCE(pm->start_mask);
-}
-
 /**
  * prepage_prepaging() - whether prepagers of a window are queued or running
  * @pm:	the prepage state
  *
- * Return: true if a prepager of any backend is, waits for those of the
- * window's lead side to be done, or is to start for a miss of the app.
+ * Return: true if a prepager of any backend is, or waits for those of the
+ * window's lead side to be done.
  */
 bool prepage_prepaging(struct prepage_mm *pm)
 {
-	return prepage_busy(pm) || READ_ONCE(pm->running) ||
-	       READ_ONCE(pm->woken);
+	return READ_ONCE(pm->deferred) < PREPAGE_NR_SIDES ||
+	       READ_ONCE(pm->running) || READ_ONCE(pm->start_mask);
 }
 
-/*
- * Note how long the window's prepagers took, once those that started
- * with it are all done.
- */
+/* Note how long the window's prepagers took, if they are all done. */
 static void prepage_prepagers_idle(struct prepage_mm *pm)
 {
-	if (!prepage_busy(pm))
+	if (!prepage_prepaging(pm))
 		WRITE_ONCE(pm->last_prepage_ns,
 			   ktime_get_ns() - pm->prepage_start);
 }
@@ -458,19 +397,14 @@ static void prepage_prepagers_idle(struct prepage_mm *pm)
  */
 void prepage_prepagers_done(struct prepage_mm *pm, enum prepage_side side)
 {
-	bool idle, pending, woke;
+	bool idle, pending;
 	unsigned int deferred;
 
 	spin_lock(&pm->log_lock);
 	WRITE_ONCE(pm->running, pm->running & ~BIT(side));
-	woke = pm->waking & BIT(side);
-	WRITE_ONCE(pm->waking, pm->waking & ~BIT(side));
 	idle = !pm->running;
 	if (idle)
 		atomic_dec(&prepage_nr_running);
-	/* A miss of the app since they last looked is not lost. */
-	if (pm->logging && READ_ONCE(pm->follow[side].nr))
-		prepage_wake_queue(pm, side);
 	deferred = pm->deferred;
 	/* Set under the state's lock before its holder looks at @running. */
 	pending = READ_ONCE(pm->settling) || READ_ONCE(pm->start_mask) ||
@@ -479,7 +413,7 @@ void prepage_prepagers_done(struct prepage_mm *pm, enum prepage_side side)
 	/* The work checks again whether they are done, under the lock. */
 	if (deferred < PREPAGE_NR_SIDES)
 		prepage_lead_queue(pm);
-	else if (!woke)
+	else if (idle)
 		prepage_prepagers_idle(pm);
 	if (idle && pending)
 		prepage_settle_queue(pm);
@@ -773,7 +707,7 @@ static void prepage_mm_unhash(struct prepage_mm *pm)
 static unsigned int __prepage_window_close(struct prepage_mm *pm,
 					   enum prepage_close_reason reason)
 {
-	bool busy = reason != PREPAGE_CLOSE_RESTART && prepage_busy(pm);
+	bool busy = reason != PREPAGE_CLOSE_RESTART && prepage_prepaging(pm);
 	const struct prepage_ops *ops;
 	unsigned int nr, i;
 
@@ -791,9 +725,6 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 			ops->stop(pm);
 	spin_lock(&pm->log_lock);
 	pm->logging = false;
-	/* Nothing wakes a side of a closed window. */
-	pm->wakeable = 0;
-	WRITE_ONCE(pm->woken, 0);
 	nr = pm->log_nr;
 	pm->log_nr = 0;
 	spin_unlock(&pm->log_lock);
@@ -1123,9 +1054,15 @@ static bool prepage_side_start(struct prepage_mm *pm, unsigned int i)
 	WRITE_ONCE(pm->running, pm->running | BIT(i));
 	spin_unlock(&pm->log_lock);
 	queued = ops->start(pm);
-	/* Not the last reference: the caller holds one. */
-	if (!queued)
-		prepage_side_unstart(pm, i);
+	if (!queued) {
+		spin_lock(&pm->log_lock);
+		WRITE_ONCE(pm->running, pm->running & ~BIT(i));
+		if (!pm->running)
+			atomic_dec(&prepage_nr_running);
+		spin_unlock(&pm->log_lock);
+		/* Not the last: the caller holds one. */
+		prepage_mm_put(pm);
+	}
 	/* A side can bring in no more than the window's budget. */
 	if (!b->targets && ops->targets)
 		b->targets = min(ops->targets(pm), pm->window_budget);
@@ -1180,50 +1117,10 @@ static void prepage_sides_start(struct prepage_mm *pm, unsigned int starting)
 }
 
 /*
- * Start the prepagers of side @i of @pm's open window for the app's last
- * miss on it (&prepage_ops.wake), which woke it, if none of its
- * prepagers is queued or running and none is to start; if it has
- * nothing to do, the window's misses do not wake it again.
- */
-static void prepage_side_wake(struct prepage_mm *pm, unsigned int i)
-{
-	const struct prepage_ops *ops = prepage_backends[i];
-	bool queued;
-
-	lockdep_assert_held(&pm->lock);
-	spin_lock(&pm->log_lock);
-	/* Running from now, or not woken: a later miss may wake it again. */
-	WRITE_ONCE(pm->woken, pm->woken & ~BIT(i));
-	if (!pm->side[i] || !(pm->wakeable & BIT(i)) ||
-	    pm->settling || (pm->running & BIT(i)) ||
-	    (pm->start_mask & BIT(i)) || pm->deferred == i ||
-	    !READ_ONCE(*ops->enabled)) {
-		spin_unlock(&pm->log_lock);
-		return;
-	}
-	/* The prepagers' reference, dropped by prepage_prepagers_done(). */
-	kref_get(&pm->kref);
-	if (!pm->running)
-		atomic_inc(&prepage_nr_running);
-	WRITE_ONCE(pm->running, pm->running | BIT(i));
-	WRITE_ONCE(pm->waking, pm->waking | BIT(i));
-	spin_unlock(&pm->log_lock);
-	queued = ops->wake(pm);
-	if (queued)
-		return;
-	spin_lock(&pm->log_lock);
-	pm->wakeable &= ~BIT(i);
-	spin_unlock(&pm->log_lock);
-	/* Not the last reference: the caller holds one. */
-	prepage_side_unstart(pm, i);
-}
-
-/*
  * The lead work of a state: start the side that waits, once the lead
- * side's prepagers are done or the app waited on the waiting side; and
- * the sides a miss of the app woke. It may find the window closed, or
- * another window open whose lead is not done: then it starts no side
- * that waits.
+ * side's prepagers are done or the app waited on the waiting side. It
+ * may find the window closed, or another window open whose lead is not
+ * done: then it does nothing.
  */
 static void prepage_lead_fn(struct work_struct *work)
 {
@@ -1231,38 +1128,22 @@ static void prepage_lead_fn(struct work_struct *work)
 					     lead_work);
 	struct mm_struct *mm = pm->slot.mm;
 	struct prepage_charge charge;
-	unsigned int i, woken;
-	bool deferred;
 
 	mutex_lock(&pm->lock);
-	/* Cleared as they start (prepage_side_wake()): prepaging till then. */
-	woken = READ_ONCE(pm->woken);
-	if (pm->state != PREPAGE_SWITCHING)
+	if (pm->state != PREPAGE_SWITCHING ||
+	    pm->deferred >= PREPAGE_NR_SIDES ||
+	    (!READ_ONCE(pm->reached) &&
+	     (prepage_side_prepaging(pm, pm->lead) ||
+	      (pm->start_mask & BIT(pm->lead)))))
 		goto out;
-	deferred = pm->deferred < PREPAGE_NR_SIDES &&
-		   (READ_ONCE(pm->reached) ||
-		    (!prepage_side_prepaging(pm, pm->lead) &&
-		     !(pm->start_mask & BIT(pm->lead))));
 	/* The window's prepagers' memory is the app's. */
-	if ((!deferred && !woken) || !mmget_not_zero(mm))
+	if (!mmget_not_zero(mm))
 		goto out;
 	prepage_charge_begin(mm, &charge);
-	if (deferred)
-		prepage_deferred_start(pm, READ_ONCE(pm->reached) ?
-				       "reached" : "done");
-	for (i = 0; i < PREPAGE_NR_SIDES; i++)
-		if (woken & BIT(i))
-			prepage_side_wake(pm, i);
-	woken = 0;
+	prepage_deferred_start(pm, READ_ONCE(pm->reached) ? "reached" : "done");
 	prepage_charge_end(&charge);
 	mmput_async(mm);
 out:
-	/* Woken in a window that closed since, or an exiting mm. */
-	if (woken) {
-		spin_lock(&pm->log_lock);
-		WRITE_ONCE(pm->woken, pm->woken & ~woken);
-		spin_unlock(&pm->log_lock);
-	}
 	mutex_unlock(&pm->lock);
 	prepage_mm_put(pm);
 }
@@ -1388,10 +1269,6 @@ int prepage_window_open(struct prepage_mm *pm)
 		pm->reach_pages = 0;
 	}
 	pm->lead_ordered = deferred < PREPAGE_NR_SIDES;
-	pm->wakeable = 0;
-	for_each_prepage_ops(ops, i)
-		if (pm->side[i] && ops->wake && READ_ONCE(*ops->enabled))
-			pm->wakeable |= BIT(i);
 	spin_unlock(&pm->log_lock);
 	trace_prepage_window_open(pm->slot.mm, pm->pid, restart,
 				  deferred < PREPAGE_NR_SIDES ?
@@ -1735,13 +1612,12 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 	/* Where the app waits now, for the side's prepagers to move to. */
 	side = prepage_log_wait(kind);
 	if (side < PREPAGE_NR_SIDES && prepage_backends[side] &&
-	    prepage_backends[side]->follows) {
+	    prepage_backends[side]->follows && READ_ONCE(prepage_follow_app)) {
 		pm->follow[side].key = key;
 		pm->follow[side].index = index;
 		pm->follow[side].kind = kind;
 		WRITE_ONCE(pm->follow[side].nr, min_t(unsigned long, nr,
 						      UINT_MAX));
-		prepage_wake_queue(pm, side);
 	}
 	if (pm->log_nr) {
 		e = &pm->log[pm->log_nr - 1];

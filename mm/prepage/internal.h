@@ -90,12 +90,6 @@ enum prepage_state {
  * @PREPAGE_STAT_FILE_LEARNED:	files the app mapped and used that no table
  *				named, given a table learned from its use
  *				(file_learn)
- * @PREPAGE_STAT_ANON_AHEAD_PREPAGED: anonymous pages no table holds that
- *				the engine swapped in and mapped ahead of a
- *				miss of the app outside its plan
- *				(anon_lookahead_pages)
- * @PREPAGE_STAT_ANON_AHEAD_HIT: of those, pages the app accessed in the
- *				window
  * @NR_PREPAGE_STAT:		number of counters
  */
 enum prepage_stat_item {
@@ -123,8 +117,6 @@ enum prepage_stat_item {
 	PREPAGE_STAT_PRESSURE_STOPS,
 	PREPAGE_STAT_ANON_FOLLOWED,
 	PREPAGE_STAT_FILE_LEARNED,
-	PREPAGE_STAT_ANON_AHEAD_PREPAGED,
-	PREPAGE_STAT_ANON_AHEAD_HIT,
 	NR_PREPAGE_STAT,
 };
 
@@ -279,14 +271,14 @@ struct prepage_backoff {
  *			prepagers, to queue @lead_work
  * @window_budget:	the window's budget when it opened (first, if it
  *			was restarted), for the back-off
- * @lead_work:		starts @deferred's prepagers, and those of the sides
- *			in @woken (prepage_lead_fn()), holding a reference:
- *			queued by the last prepager of a side, or by an
- *			access hook under @log_lock while @logging is set;
- *			it does nothing once the window closed
+ * @lead_work:		starts @deferred's prepagers (prepage_lead_fn()),
+ *			holding a reference: queued by the last prepager of
+ *			a side, or by an access hook under @log_lock while
+ *			@logging is set; it does nothing once the window
+ *			closed
  * @log_lock:		protects @logging, @reached, @reach_pages, @running,
- *			@wakeable, @woken, @waking, @follow, @log_nr,
- *			@log_dropped and the entries of @log
+ *			@follow, @log_nr, @log_dropped and the entries of
+ *			@log
  * @logging:		accesses of the app's tasks are logged
  * @reached:		the app reached @deferred in the window: it waited on
  *			%PREPAGE_REACH_PAGES of its pages, and @lead_work
@@ -297,16 +289,8 @@ struct prepage_backoff {
  *			last pages it brought in itself), for that side's
  *			prepagers to move to (prepage_follow_take()); @nr 0
  *			if none is pending. Only for backends that follow
- *			(&prepage_ops.follows); cleared when a window
- *			opens, not when it restarts
- * @wakeable:		sides of the open window that a miss of the app wakes
- *			(&prepage_ops.wake) while none of their prepagers
- *			is queued or running: set when the window opens,
- *			cleared for a side whose @wake had nothing to do
- * @woken:		sides a miss of the app woke, for @lead_work to start
- * @waking:		sides in @running whose prepagers a miss woke: the
- *			window's prepaging was done before them, and a
- *			window that ends while they run is not a stop
+ *			(&prepage_ops.follows), while follow_app is set;
+ *			cleared when a window opens, not when it restarts
  * @lead_ordered:	a side of the window waited for @lead's prepagers,
  *			which had something to prepage: then the window tells
  *			which side the app wants first only if the app
@@ -375,9 +359,6 @@ struct prepage_mm {
 	bool reached;
 	unsigned int reach_pages;
 	struct prepage_log_entry follow[PREPAGE_NR_SIDES];
-	u8 wakeable;
-	u8 woken;
-	u8 waking;
 	bool lead_ordered;
 	bool log_dropped;
 	unsigned int log_nr;
@@ -409,12 +390,6 @@ struct prepage_mm {
  *			it needs no @stat_hit or @stat_sat_out)
  * @follows:		its prepagers move to where the app misses, its
  *			last miss taken with prepage_follow_take()
- * @wake:		the app missed on the side in an open window, and none
- *			of its prepagers is queued or running: start them for
- *			that miss (prepage_follow_take()). Optional, for a
- *			backend that @follows. Return: as @start; false
- *			also tells the core not to wake the side again in
- *			the window
  * @hits_logged:	its hits are counted from the access log, so a
  *			window whose log lacks accesses undercounts them
  * @targets:		the target pages its prepagers just started with,
@@ -485,7 +460,6 @@ struct prepage_ops {
 	void *(*state_new)(struct prepage_mm *pm);
 	void (*state_free)(struct prepage_mm *pm);
 	bool (*start)(struct prepage_mm *pm);
-	bool (*wake)(struct prepage_mm *pm);
 	void (*stop)(struct prepage_mm *pm);
 	void (*window_close)(struct prepage_mm *pm,
 			     struct prepage_log_entry *log, unsigned int nr);

@@ -152,8 +152,6 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_PRESSURE_STOPS]	= "pressure_stops",
 	[PREPAGE_STAT_ANON_FOLLOWED]	= "anon_followed",
 	[PREPAGE_STAT_FILE_LEARNED]	= "file_learned",
-	[PREPAGE_STAT_ANON_AHEAD_PREPAGED] = "anon_ahead_prepaged",
-	[PREPAGE_STAT_ANON_AHEAD_HIT]	= "anon_ahead_hit",
 };
 
 /**

@@ -231,7 +231,6 @@ static const char * const counters[] = {
 	"anon_prepaged", "anon_hit", "anon_miss", "anon_evicted",
 	"anon_demoted", "anon_late", "file_sat_out", "anon_sat_out",
 	"pressure_stops", "anon_followed", "file_learned",
-	"anon_ahead_prepaged", "anon_ahead_hit",
 };
 
 static long system_counter(const char *name)
@@ -954,118 +953,6 @@ TEST_F(anon, exit_during_prepage)
 		EXPECT_EQ(0, status);
 	}
 	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
-}
-
-/*
- * One window in which the app swaps in page @miss itself, a page no
- * table holds, and once the prepager looked ahead of it, reads
- * [@use, @use + @nr_use). Return: 0, or -1 if a step failed, -2 if a
- * page was not what was written.
- */
-static int ahead_switch(char *buf, int miss, int use, int nr_use)
-{
-	if (!pageout(buf, 0, NR_PAGES) || ctl("start"))
-		return -1;
-	if (!touch(buf, miss, 1))
-		return -2;
-	if (wait_prepaged())
-		return -1;
-	if (!touch(buf, use, nr_use))
-		return -2;
-	return ctl("end");
-}
-
-/*
- * A new app, no table: it swaps in page 100 itself, a miss outside any
- * table, and a prepager started for it swaps in and maps the 8 pages
- * after it (the first look-ahead), 101-108, while the app goes on. The
- * app uses 101-104: 1 miss, 8 pages looked ahead, 4 hits; 105-108 are
- * deactivated, 100-104 are candidates. Half was used: the next window
- * looks 16 pages ahead, 201-216.
- */
-TEST_F(anon, lookahead)
-{
-	char want[256], got[4096];
-
-	ASSERT_EQ(0, knob_set("anon_lookahead_pages", 32));
-	ASSERT_EQ(0, ctl("start"));
-	ASSERT_TRUE(touch(self->buf, 100, 1));
-	ASSERT_EQ(0, wait_prepaged());
-	EXPECT_EQ(9, pages_with(self->buf, 100, 9, PM_PRESENT));
-	EXPECT_EQ(NR_PAGES - 109,
-		  pages_with(self->buf, 109, NR_PAGES - 109, PM_SWAP));
-	EXPECT_EQ(100, pages_with(self->buf, 0, 100, PM_SWAP));
-	EXPECT_EQ(8, stat_of("anon_ahead_prepaged"));
-	ASSERT_TRUE(touch(self->buf, 101, 4));
-	ASSERT_EQ(0, ctl("end"));
-	EXPECT_EQ(1, stat_of("anon_miss"));
-	EXPECT_EQ(8, stat_of("anon_ahead_prepaged"));
-	EXPECT_EQ(4, stat_of("anon_ahead_hit"));
-	EXPECT_EQ(0, stat_of("anon_prepaged"));
-	EXPECT_EQ(0, stat_of("anon_hit"));
-	EXPECT_EQ(4, stat_of("anon_demoted"));
-	snprintf(want, sizeof(want), "anon %p:5 target=0 timeout=5\n",
-		 self->buf + 100 * psz);
-	ASSERT_LT(0, dump(got, sizeof(got)));
-	EXPECT_STREQ(want, got);
-
-	ASSERT_EQ(0, ahead_switch(self->buf, 200, 0, 0));
-	EXPECT_EQ(17, pages_with(self->buf, 200, 17, PM_PRESENT));
-	EXPECT_EQ(NR_PAGES - 217,
-		  pages_with(self->buf, 217, NR_PAGES - 217, PM_SWAP));
-	EXPECT_EQ(2, stat_of("anon_miss"));
-	EXPECT_EQ(24, stat_of("anon_ahead_prepaged"));
-	EXPECT_EQ(4, stat_of("anon_ahead_hit"));
-	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
-}
-
-/* With anon_lookahead_pages 0 (the tests' default) nothing is. */
-TEST_F(anon, lookahead_off)
-{
-	ASSERT_EQ(0, ahead_switch(self->buf, 100, 101, 4));
-	EXPECT_EQ(5, stat_of("anon_miss"));
-	EXPECT_EQ(0, stat_of("anon_ahead_prepaged"));
-	EXPECT_EQ(0, stat_of("anon_ahead_hit"));
-	EXPECT_EQ(4, pages_with(self->buf, 105, 4, PM_SWAP));
-}
-
-/*
- * The look-ahead leaves the pages a table holds to the table: 100-103,
- * candidates from window 1, stay swapped out when window 2 looks ahead
- * of page 99; 104-107 are looked ahead.
- */
-TEST_F(anon, lookahead_table)
-{
-	ASSERT_EQ(0, plain_switch(self->buf, 100, 4));
-	ASSERT_EQ(4, read_key("/proc/self/prepage", "anon_candidate_pages"));
-	ASSERT_EQ(0, knob_set("anon_lookahead_pages", 32));
-	ASSERT_EQ(0, ahead_switch(self->buf, 99, 0, 0));
-	EXPECT_EQ(4, stat_of("anon_ahead_prepaged"));
-	EXPECT_EQ(4, pages_with(self->buf, 100, 4, PM_SWAP));
-	EXPECT_EQ(4, pages_with(self->buf, 104, 4, PM_PRESENT));
-	EXPECT_EQ(0, pages_with(self->buf, 108, 1, PM_PRESENT));
-	EXPECT_TRUE(touch(self->buf, 0, NR_PAGES));
-}
-
-/*
- * A look-ahead not used backs off: 8 pages, none used; 4, none used;
- * then it sits out a window (nothing looked ahead of page 200), and
- * starts again with 4 pages.
- */
-TEST_F(anon, lookahead_backoff)
-{
-	ASSERT_EQ(0, knob_set("anon_lookahead_pages", 32));
-	ASSERT_EQ(0, ahead_switch(self->buf, 100, 0, 0));
-	EXPECT_EQ(8, stat_of("anon_ahead_prepaged"));
-	ASSERT_EQ(0, ahead_switch(self->buf, 150, 0, 0));
-	EXPECT_EQ(8 + 4, stat_of("anon_ahead_prepaged"));
-	ASSERT_EQ(0, ahead_switch(self->buf, 200, 0, 0));
-	EXPECT_EQ(8 + 4, stat_of("anon_ahead_prepaged"));
-	EXPECT_EQ(0, pages_with(self->buf, 201, 1, PM_PRESENT));
-	ASSERT_EQ(0, ahead_switch(self->buf, 220, 221, 4));
-	EXPECT_EQ(8 + 4 + 4, stat_of("anon_ahead_prepaged"));
-	EXPECT_EQ(4, stat_of("anon_ahead_hit"));
-	EXPECT_EQ(4, stat_of("anon_miss"));
 }
 
 TEST_HARNESS_MAIN

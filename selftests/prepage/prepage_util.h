@@ -405,13 +405,6 @@ static inline const char *setup_prepage(void)
 	 */
 	if (knob_set("file_learn", 0))
 		return "cannot turn file_learn off";
-	/*
-	 * Likewise, a look-ahead after the pages a test swaps in outside
-	 * its table would change what the tests count; the tests of
-	 * anon_lookahead_pages set it.
-	 */
-	if (knob_set("anon_lookahead_pages", 0))
-		return "cannot turn anon_lookahead_pages off";
 	return NULL;
 }
 

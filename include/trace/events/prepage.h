@@ -402,45 +402,6 @@ TRACE_EVENT(prepage_anon_batch,
 		__entry->nr_pages, __entry->prepaged)
 );
 
-/**
- * prepage_anon_ahead - an anonymous prepage thread looked ahead of a miss
- * of the app outside the window's plan
- * @mm: the app's address space, printed hashed; only an identity
- * @pid: the process that owns it
- * @address: the first page it looked at, the one after the miss
- * @last: the last page it looked at: within the VMA of the miss, at most
- *	anon_lookahead_pages after the miss
- * @prepaged: the pages it swapped in and mapped (those swapped out that
- *	no table holds; fewer if it was stopped)
- */
-TRACE_EVENT(prepage_anon_ahead,
-
-	TP_PROTO(struct mm_struct *mm, pid_t pid, unsigned long address,
-		 unsigned long last, unsigned int prepaged),
-
-	TP_ARGS(mm, pid, address, last, prepaged),
-
-	TP_STRUCT__entry(
-		__field(const void *, mm)
-		__field(pid_t, pid)
-		__field(unsigned long, address)
-		__field(unsigned long, last)
-		__field(unsigned int, prepaged)
-	),
-
-	TP_fast_assign(
-		__entry->mm = mm;
-		__entry->pid = pid;
-		__entry->address = address;
-		__entry->last = last;
-		__entry->prepaged = prepaged;
-	),
-
-	TP_printk("mm=%p pid=%d address=0x%lx last=0x%lx prepaged=%u",
-		__entry->mm, __entry->pid, __entry->address, __entry->last,
-		__entry->prepaged)
-);
-
 /*
  * A change of a file target table at the close of a window: a range of
  * pages of a file joined it (promote: candidates the app used) or left it

@@ -417,56 +417,6 @@ static void prepage_test_anon_plan_claim(struct kunit *test)
 	bitmap_free(taken);
 }
 
-/*
- * The look-ahead doubles while half of it is used, up to its tunable;
- * halves while less is; below its least it sits out 1, 2, 4 windows...
- * and starts again at its least. A window without look-ahead changes
- * nothing.
- */
-static void prepage_test_anon_ahead_next(struct kunit *test)
-{
-	struct prepage_anon_mm am = { .ahead_pages = ANON_AHEAD_FIRST };
-
-	anon_ahead_next(&am, 0, 0, 32);
-	KUNIT_EXPECT_EQ(test, am.ahead_pages, ANON_AHEAD_FIRST);
-	anon_ahead_next(&am, 8, 4, 32);
-	KUNIT_EXPECT_EQ(test, am.ahead_pages, 16U);
-	anon_ahead_next(&am, 16, 16, 32);
-	KUNIT_EXPECT_EQ(test, am.ahead_pages, 32U);
-	/* Never above the tunable, nor below the least with it lower. */
-	anon_ahead_next(&am, 32, 32, 32);
-	KUNIT_EXPECT_EQ(test, am.ahead_pages, 32U);
-	anon_ahead_next(&am, 32, 32, 1);
-	KUNIT_EXPECT_EQ(test, am.ahead_pages, ANON_AHEAD_MIN);
-	am.ahead_pages = 8;
-	anon_ahead_next(&am, 8, 3, 32);
-	KUNIT_EXPECT_EQ(test, am.ahead_pages, ANON_AHEAD_MIN);
-	KUNIT_EXPECT_EQ(test, am.ahead_skip, 0U);
-	/* Below the least: sits out one window, then two, then four. */
-	anon_ahead_next(&am, 4, 1, 32);
-	KUNIT_EXPECT_EQ(test, am.ahead_pages, ANON_AHEAD_MIN);
-	KUNIT_EXPECT_EQ(test, am.ahead_skip, 1U);
-	anon_ahead_next(&am, 0, 0, 32);
-	KUNIT_EXPECT_EQ(test, am.ahead_skip, 0U);
-	anon_ahead_next(&am, 4, 0, 32);
-	KUNIT_EXPECT_EQ(test, am.ahead_skip, 2U);
-	anon_ahead_next(&am, 0, 0, 32);
-	anon_ahead_next(&am, 0, 0, 32);
-	anon_ahead_next(&am, 4, 1, 32);
-	KUNIT_EXPECT_EQ(test, am.ahead_skip, 4U);
-	/* At most 2^ANON_AHEAD_MAX_LEVEL windows. */
-	am.ahead_level = ANON_AHEAD_MAX_LEVEL;
-	am.ahead_skip = 0;
-	anon_ahead_next(&am, 4, 0, 32);
-	KUNIT_EXPECT_EQ(test, am.ahead_skip, 1U << ANON_AHEAD_MAX_LEVEL);
-	KUNIT_EXPECT_EQ(test, am.ahead_level, ANON_AHEAD_MAX_LEVEL);
-	/* Paying again: it grows, and the next back-off is short again. */
-	am.ahead_skip = 0;
-	anon_ahead_next(&am, 4, 2, 32);
-	KUNIT_EXPECT_EQ(test, am.ahead_pages, 8U);
-	KUNIT_EXPECT_EQ(test, am.ahead_level, 0U);
-}
-
 static struct kunit_case prepage_anon_test_cases[] = {
 	KUNIT_CASE(prepage_test_anon_entry),
 	KUNIT_CASE(prepage_test_anon_learn),
@@ -476,7 +426,6 @@ static struct kunit_case prepage_anon_test_cases[] = {
 	KUNIT_CASE(prepage_test_anon_show_lines),
 	KUNIT_CASE(prepage_test_anon_take),
 	KUNIT_CASE(prepage_test_anon_plan_claim),
-	KUNIT_CASE(prepage_test_anon_ahead_next),
 	{},
 };
 
