@@ -2603,7 +2603,6 @@ static const char *stat_keys[] = {
 	"file_demoted", "anon_evicted", "anon_demoted", "file_late", "anon_late",
 	"budget_stops", "closed_stops", "nomem_stops", "file_sat_out",
 	"anon_sat_out", "pressure_stops", "anon_followed", "file_learned",
-	"anon_ahead_prepaged", "anon_ahead_hit",
 	NULL,
 };
 

@@ -349,14 +349,9 @@ def summarize(recs):
             "file_late": ratio(st.get("file_late", 0), fm),
             "anon_late": ratio(st.get("anon_late", 0), am),
             # The anonymous misses no plan held, per switch: the pages
-            # the app swapped in itself outside the window's targets
-            # (the look-ahead's faults to save, anon_lookahead_pages).
+            # the app swapped in itself outside the window's targets.
             "anon_out_per_switch": (am - st.get("anon_late", 0)) / n
             if "anon_miss" in st else None,
-            # The look-ahead: pages per switch, and of those, used.
-            "ahead_per_switch": st.get("anon_ahead_prepaged", 0) / n,
-            "ahead_precision": ratio(st.get("anon_ahead_hit", 0),
-                                     st.get("anon_ahead_prepaged", 0)),
             # Late misses the anonymous prepagers moved to (follow_app),
             # per switch.
             "anon_followed_per_switch": st.get("anon_followed", 0) / n,
@@ -509,7 +504,7 @@ def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "by trial", "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
             "waste MB/sw", "evict f/a", "late f/a", "moves/sw", "out/sw",
-            "ahead/sw", "ahead P", "stops b/p/c/n", "sat out f/a", "anon T/C",
+            "stops b/p/c/n", "sat out f/a", "anon T/C",
             "pref ms/sw", "pref CPUs", "kswapd ms/sw", "TLB IPI/sw",
             "start ms",
             "start p95", "start CPU p95", "start wait p95", "end ms",
@@ -537,8 +532,6 @@ def table(summary):
                      fmt(s["anon_late"], ".0%"),
                      fmt(s["anon_followed_per_switch"], ".1f"),
                      fmt(s["anon_out_per_switch"], ".1f"),
-                     fmt(s["ahead_per_switch"], ".1f"),
-                     fmt(s["ahead_precision"], pctg=True),
                      "/".join(fmt(s["stops_per_switch"][k], ".0%")
                               for k in ("budget", "pressure", "closed",
                                         "nomem")),
