@@ -352,9 +352,6 @@ def summarize(recs):
             # the app swapped in itself outside the window's targets.
             "anon_out_per_switch": (am - st.get("anon_late", 0)) / n
             if "anon_miss" in st else None,
-            # Late misses the anonymous prepagers moved to (follow_app),
-            # per switch.
-            "anon_followed_per_switch": st.get("anon_followed", 0) / n,
             # Windows whose prepagers stopped early, by why, per switch:
             # the budget ran out, memory pressure (bringing more in would
             # have made the app's memory cgroup or its node reclaim), the
@@ -503,7 +500,7 @@ def fmt(v, spec=".1f", pctg=False):
 def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
             "by trial", "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
-            "waste MB/sw", "evict f/a", "late f/a", "moves/sw", "out/sw",
+            "waste MB/sw", "evict f/a", "late f/a", "out/sw",
             "stops b/p/c/n", "sat out f/a", "anon T/C",
             "pref ms/sw", "pref CPUs", "kswapd ms/sw", "TLB IPI/sw",
             "start ms",
@@ -530,7 +527,6 @@ def table(summary):
                      fmt(s["anon_evicted"], ".0%"),
                      fmt(s["file_late"], ".0%") + "/" +
                      fmt(s["anon_late"], ".0%"),
-                     fmt(s["anon_followed_per_switch"], ".1f"),
                      fmt(s["anon_out_per_switch"], ".1f"),
                      "/".join(fmt(s["stops_per_switch"][k], ".0%")
                               for k in ("budget", "pressure", "closed",

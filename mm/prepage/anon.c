@@ -142,12 +142,7 @@ struct prepage_anon_work {
  *		first anonymous prepager, freed under the state's lock with
  *		the prepagers stopped
  * @plan_nr:	entries in @plan (as @plan)
- * @take_lock:	protects @taken and @cursor while the prepagers run
- * @taken:	the entries of @plan taken, by bit: by a prepager, or by
- *		the app's own swap-in that a prepager followed; made and
- *		freed with @plan, cleared when the prepagers start
- * @cursor:	where in @plan the prepagers take entries next; entries it
- *		passed that are not taken are taken once it reached the end
+ * @cursor:	the next entry of @plan a prepager takes
  * @prepaging:	anonymous prepager works queued or running
  * @stop:	tells the anonymous prepagers to stop, and why: 0, or an
  *		&enum prepage_stop_reason of the window closing or the table
@@ -158,9 +153,7 @@ struct prepage_anon_mm {
 	struct prepage_anon_table *table;
 	struct prepage_anon_plan *plan;
 	unsigned int plan_nr;
-	spinlock_t take_lock;	/* protects @taken and @cursor */
-	unsigned long *taken;
-	unsigned int cursor;
+	atomic_t cursor;
 	atomic_t prepaging;
 	u8 stop;
 	struct prepage_anon_work work[PREPAGE_MAX_ANON_WORKERS];
@@ -729,16 +722,6 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
 
 /* ---- the switch window ------------------------------------------------- */
 
-/* Free the plan of @pm's window; its lock is held, its prepagers done. */
-static void anon_plan_free(struct prepage_mm *pm)
-{
-	kvfree(anon_mm(pm)->plan);
-	anon_mm(pm)->plan = NULL;
-	anon_mm(pm)->plan_nr = 0;
-	kvfree(anon_mm(pm)->taken);
-	anon_mm(pm)->taken = NULL;
-}
-
 /**
  * prepage_anon_window_discard() - drop the plan of a window not ended
  * @pm:	the prepage state; its lock is held, its prepagers stopped, and
@@ -774,7 +757,9 @@ static void prepage_anon_window_discard(struct prepage_mm *pm)
 		anon_walk_free(&w);
 	}
 	prepage_extents_destroy(&unused);
-	anon_plan_free(pm);
+	kvfree(anon_mm(pm)->plan);
+	anon_mm(pm)->plan = NULL;
+	anon_mm(pm)->plan_nr = 0;
 }
 
 struct anon_end {
@@ -932,7 +917,9 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 	prepage_extents_destroy(&unused);
 	prepage_extents_destroy(&added);
 	prepage_extents_destroy(&missed);
-	anon_plan_free(pm);
+	kvfree(anon_mm(pm)->plan);
+	anon_mm(pm)->plan = NULL;
+	anon_mm(pm)->plan_nr = 0;
 }
 
 /* ---- the anonymous prepager ---------------------------------------------- */
@@ -1307,8 +1294,7 @@ static bool anon_nomem(struct prepage_mm *pm, bool cut)
 	    atomic_read(&pm->pressure_stopped))
 		return false;
 	return !anon_mm(pm)->plan ||
-	       find_first_zero_bit(anon_mm(pm)->taken, anon_mm(pm)->plan_nr) <
-	       anon_mm(pm)->plan_nr;
+	       atomic_read(&anon_mm(pm)->cursor) < anon_mm(pm)->plan_nr;
 }
 
 /*
@@ -1373,7 +1359,7 @@ static void anon_plan_build(struct prepage_mm *pm)
 {
 	struct prepage_anon_table *t = anon_mm(pm)->table;
 	struct prepage_anon_plan *plan;
-	unsigned long vpn, *taken;
+	unsigned long vpn;
 	unsigned int n = 0;
 	void *entry;
 
@@ -1382,12 +1368,6 @@ static void anon_plan_build(struct prepage_mm *pm)
 	plan = kvmalloc_array(t->nr_targets, sizeof(*plan), GFP_KERNEL_ACCOUNT);
 	if (!plan)
 		return;
-	taken = kvcalloc(BITS_TO_LONGS(t->nr_targets), sizeof(*taken),
-			 GFP_KERNEL_ACCOUNT);
-	if (!taken) {
-		kvfree(plan);
-		return;
-	}
 	xa_for_each(&t->pages, vpn, entry) {
 		if (!anon_is_target(entry))
 			continue;
@@ -1398,7 +1378,6 @@ static void anon_plan_build(struct prepage_mm *pm)
 			if (READ_ONCE(anon_mm(pm)->stop)) {
 				/* A plan cut short must not be kept. */
 				kvfree(plan);
-				kvfree(taken);
 				return;
 			}
 			cond_resched();
@@ -1406,7 +1385,6 @@ static void anon_plan_build(struct prepage_mm *pm)
 	}
 	anon_mm(pm)->plan = plan;
 	anon_mm(pm)->plan_nr = n;
-	anon_mm(pm)->taken = taken;
 }
 
 /* The first prepager plans the window, then wakes the others. */
@@ -1430,118 +1408,9 @@ static void anon_plan_and_queue(struct prepage_mm *pm)
 	}
 }
 
-/* The first entry of the @nr of @plan whose page is @vpn or above. */
-static unsigned int anon_plan_find(const struct prepage_anon_plan *plan,
-				   unsigned int nr, unsigned long vpn)
-{
-	unsigned int lo = 0, hi = nr;
-
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (plan[mid].vpn < vpn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/*
- * Take the entries of the @nr of @plan for pages [@first, @last], which
- * the app swapped in itself, in @taken. Return: the entry after them if
- * any of them was not taken yet (a late miss), else @nr + 1.
- */
-static unsigned int anon_plan_claim(const struct prepage_anon_plan *plan,
-				    unsigned long *taken, unsigned int nr,
-				    unsigned long first, unsigned long last)
-{
-	unsigned int i = anon_plan_find(plan, nr, first), end = i;
-	bool late = false;
-
-	for (; end < nr && plan[end].vpn <= last; end++)
-		late |= !__test_and_set_bit(end, taken);
-	return late ? end : nr + 1;
-}
-
-/*
- * Follow the app: if it last swapped in itself pages of the plan that no
- * prepager took (a late miss), the prepagers are behind it, busy where it
- * is not. Those entries are taken (the app did them), and the prepagers
- * go on from the next entry of the plan, the app's next pages by address;
- * what they pass is taken once they reached the end. Called under
- * @take_lock.
- */
-static void anon_follow(struct prepage_mm *pm)
-{
-	struct prepage_anon_mm *am = anon_mm(pm);
-	struct prepage_log_entry miss;
-	unsigned long last;
-	unsigned int next;
-
-	lockdep_assert_held(&am->take_lock);
-
-	if (!prepage_follow_take(pm, PREPAGE_SIDE_ANON, &miss))
-		return;
-	last = miss.index + miss.nr - 1;
-	next = anon_plan_claim(am->plan, am->taken, am->plan_nr, miss.index,
-			       last);
-	if (next > am->plan_nr)
-		return;
-	am->cursor = next;
-	prepage_stat_add(pm, PREPAGE_STAT_ANON_FOLLOWED, 1);
-	trace_prepage_anon_follow(pm->slot.mm, pm->pid, last << PAGE_SHIFT);
-}
-
-/*
- * Take up to @batch entries in a row of a plan of @nr entries that are not
- * set in @taken, the first at @cursor or after it, else the first from
- * the start of the plan; set them in @taken.
- * Return: the entries taken, the first being *@first; 0 if none is left.
- */
-static unsigned int anon_take_from(unsigned long *taken, unsigned int nr,
-				   unsigned int cursor, unsigned int batch,
-				   unsigned int *first)
-{
-	unsigned int i, end;
-
-	i = find_next_zero_bit(taken, nr, cursor);
-	if (i >= nr)
-		i = find_first_zero_bit(taken, nr);
-	for (end = i; end < nr && end - i < batch; end++) {
-		if (__test_and_set_bit(end, taken))
-			break;
-	}
-	*first = i;
-	return end - i;
-}
-
-/*
- * Take the next batch of @pm's plan: up to @batch entries in a row that
- * no one took, from the cursor on (moved to the app's last late miss
- * first), or from the start of the plan once the cursor is past its end:
- * what was passed to follow the app is taken last.
- * Return: the entries taken, the first being *@first; 0 if none is left.
- */
-static unsigned int anon_take(struct prepage_mm *pm, unsigned int batch,
-			      unsigned int *first)
-{
-	struct prepage_anon_mm *am = anon_mm(pm);
-	unsigned int nr;
-
-	spin_lock(&am->take_lock);
-	if (READ_ONCE(prepage_follow_app))
-		anon_follow(pm);
-	nr = anon_take_from(am->taken, am->plan_nr, am->cursor, batch, first);
-	am->cursor = *first + nr;
-	spin_unlock(&am->take_lock);
-	return nr;
-}
-
 /*
  * The work of one prepager thread in a window: take batches of
- * batch_pages target pages until none is left or it is told to stop,
- * moving to the app's late misses between batches (follow_app).
+ * batch_pages target pages until none is left or it is told to stop.
  */
 static void anon_worker_fn(struct kthread_work *work)
 {
@@ -1550,9 +1419,9 @@ static void anon_worker_fn(struct kthread_work *work)
 	struct prepage_mm *pm = aw->pm;
 	struct mm_struct *mm = pm->slot.mm;
 	unsigned int batch = max(READ_ONCE(prepage_batch_pages), 1U);
-	struct prepage_anon_mm *am;
 	struct prepage_charge charge;
 	struct prepage_anon_walk w;
+	unsigned int nr;
 
 	/*
 	 * The state pins the mm_struct (mmgrab()), not its pages: the app
@@ -1563,31 +1432,31 @@ static void anon_worker_fn(struct kthread_work *work)
 	prepage_charge_begin(mm, &charge);
 	if (aw == &anon_mm(pm)->work[0])
 		anon_plan_and_queue(pm);
-	am = anon_mm(pm);
-	if (!am->plan_nr || anon_walk_alloc(&w))
+	nr = anon_mm(pm)->plan_nr;
+	if (!nr || anon_walk_alloc(&w))
 		goto uncharge;
 	for (;;) {
-		unsigned int start, i, end, nr, prepaged = 0;
+		unsigned int start = atomic_fetch_add(batch, &anon_mm(pm)->cursor);
+		unsigned int i = start, end = min(start + batch, nr);
+		unsigned int prepaged = 0;
 
-		nr = anon_take(pm, batch, &start);
-		if (!nr)
+		if (start >= nr)
 			break;
-		end = start + nr;
 		/* A batch may cross page tables: one span at a time. */
-		for (i = start; i < end && !anon_cut_short(pm); ) {
-			unsigned long span = round_down(am->plan[i].vpn,
+		while (i < end && !anon_cut_short(pm)) {
+			unsigned long span = round_down(anon_mm(pm)->plan[i].vpn,
 							PTRS_PER_PTE);
 			unsigned int j = i + 1;
 
-			while (j < end &&
-			       round_down(am->plan[j].vpn, PTRS_PER_PTE) == span)
+			while (j < end && round_down(anon_mm(pm)->plan[j].vpn,
+						     PTRS_PER_PTE) == span)
 				j++;
 			prepaged += anon_prepage_span(pm, &w, i, j);
 			i = j;
 		}
 		trace_prepage_anon_batch(mm, pm->pid,
-					 am->plan[start].vpn << PAGE_SHIFT,
-					 am->plan[end - 1].vpn << PAGE_SHIFT,
+					 anon_mm(pm)->plan[start].vpn << PAGE_SHIFT,
+					 anon_mm(pm)->plan[end - 1].vpn << PAGE_SHIFT,
 					 end - start, prepaged);
 		if (anon_cut_short(pm))
 			break;
@@ -1622,10 +1491,7 @@ static bool prepage_anon_start(struct prepage_mm *pm)
 	lockdep_assert_held(&pm->lock);
 
 	WRITE_ONCE(anon_mm(pm)->stop, 0);
-	anon_mm(pm)->cursor = 0;
-	/* A restarted window's plan: walked again, what is swapped out. */
-	if (anon_mm(pm)->plan)
-		bitmap_zero(anon_mm(pm)->taken, anon_mm(pm)->plan_nr);
+	atomic_set(&anon_mm(pm)->cursor, 0);
 	if (!anon_mm(pm)->table || !anon_mm(pm)->table->nr_targets ||
 	    !prepage_nr_anon_workers)
 		return false;
@@ -1661,7 +1527,6 @@ static void *prepage_anon_state_new(struct prepage_mm *pm)
 
 	if (!am)
 		return NULL;
-	spin_lock_init(&am->take_lock);
 	for (i = 0; i < PREPAGE_MAX_ANON_WORKERS; i++) {
 		kthread_init_work(&am->work[i].work, anon_worker_fn);
 		am->work[i].pm = pm;
@@ -1676,7 +1541,7 @@ static void prepage_anon_state_free(struct prepage_mm *pm)
 	lockdep_assert_held(&pm->lock);
 
 	anon_table_free(am->table);
-	anon_plan_free(pm);
+	kvfree(am->plan);
 	kfree(am);
 }
 
@@ -1912,7 +1777,6 @@ static const struct prepage_ops prepage_anon_ops = {
 	.stat_miss	= PREPAGE_STAT_ANON_MISS,
 	.stat_sat_out	= PREPAGE_STAT_ANON_SAT_OUT,
 	.min_precision	= &prepage_anon_min_precision_permille,
-	.follows	= true,
 	.targets	= prepage_anon_targets,
 	.attrs		= &prepage_anon_attr_group,
 	.workers_init	= prepage_anon_workers_init,

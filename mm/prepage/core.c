@@ -18,10 +18,7 @@
  * prepage_mm.log_lock is innermost: the access hooks take it in fault and
  * read paths, under any of the others, and nothing is taken under it but
  * what queue_work() takes (the workqueue's and the scheduler's locks), to
- * queue a state's lead work once a window. The anonymous prepagers take
- * it under their plan's take_lock (anon.c: prepage_anon_mm.take_lock ->
- * prepage_mm.log_lock), to take the app's last miss; nothing else nests
- * with take_lock, and the app never takes it.
+ * queue a state's lead work once a window.
  * The prepage threads never take prepage_mm.lock, and nothing waits for
  * them: stopping them only tells them to stop (they may be blocked in
  * I/O, or wait for a CPU at idle priority while the app runs). What they
@@ -129,12 +126,6 @@ unsigned int prepage_max_switch_kbytes __read_mostly = 262144;
  * app waits on it. Default: on.
  */
 bool prepage_order_sides __read_mostly = true;
-
-/*
- * Move a side's prepagers to where the app brings pages in itself while
- * they run: its late misses tell where it waits now. Default: on.
- */
-bool prepage_follow_app __read_mostly = true;
 
 /* The backends, by &enum prepage_side; registered at boot, never removed. */
 const struct prepage_ops *prepage_backends[PREPAGE_NR_SIDES];
@@ -1022,6 +1013,30 @@ static unsigned int prepage_lead_defer(unsigned int lead,
 }
 
 /*
+ * Undo what prepage_side_start() set for backend @i of @pm, whose start
+ * queued no prepager. The last prepager of another side may have ended
+ * meanwhile and seen this one's bit: if what waits for them all to be
+ * done was pending, its settle work is queued here instead.
+ */
+static void prepage_side_unstart(struct prepage_mm *pm, unsigned int i)
+{
+	bool settle;
+
+	spin_lock(&pm->log_lock);
+	WRITE_ONCE(pm->running, pm->running & ~BIT(i));
+	settle = !pm->running && (READ_ONCE(pm->settling) ||
+				  READ_ONCE(pm->start_mask) ||
+				  READ_ONCE(pm->shut));
+	if (!pm->running)
+		atomic_dec(&prepage_nr_running);
+	spin_unlock(&pm->log_lock);
+	if (settle)
+		prepage_settle_queue(pm);
+	/* Not the last: the caller holds one. */
+	prepage_mm_put(pm);
+}
+
+/*
  * Start the prepagers of backend @i for @pm's open window. The back-off
  * judges a window by the targets of the side's first start in it (a
  * restarted window by those of its first start). Return: whether a
@@ -1054,15 +1069,8 @@ static bool prepage_side_start(struct prepage_mm *pm, unsigned int i)
 	WRITE_ONCE(pm->running, pm->running | BIT(i));
 	spin_unlock(&pm->log_lock);
 	queued = ops->start(pm);
-	if (!queued) {
-		spin_lock(&pm->log_lock);
-		WRITE_ONCE(pm->running, pm->running & ~BIT(i));
-		if (!pm->running)
-			atomic_dec(&prepage_nr_running);
-		spin_unlock(&pm->log_lock);
-		/* Not the last: the caller holds one. */
-		prepage_mm_put(pm);
-	}
+	if (!queued)
+		prepage_side_unstart(pm, i);
 	/* A side can bring in no more than the window's budget. */
 	if (!b->targets && ops->targets)
 		b->targets = min(ops->targets(pm), pm->window_budget);
@@ -1259,9 +1267,6 @@ int prepage_window_open(struct prepage_mm *pm)
 	pm->logging = true;
 	/* A restarted window's log lacks the accesses before the restart. */
 	pm->log_dropped = restart;
-	/* The misses of an earlier window are not where the app is now. */
-	for (i = 0; !restart && i < PREPAGE_NR_SIDES; i++)
-		WRITE_ONCE(pm->follow[i].nr, 0);
 	WRITE_ONCE(pm->deferred, deferred);
 	/* The same switch: its lead work, if queued, starts the side. */
 	if (!restart || deferred >= PREPAGE_NR_SIDES) {
@@ -1594,7 +1599,6 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 			    unsigned long nr)
 {
 	struct prepage_log_entry *e;
-	unsigned int side;
 
 	spin_lock(&pm->log_lock);
 	if (!pm->logging)
@@ -1608,16 +1612,6 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 			WRITE_ONCE(pm->reached, true);
 			prepage_lead_queue(pm);
 		}
-	}
-	/* Where the app waits now, for the side's prepagers to move to. */
-	side = prepage_log_wait(kind);
-	if (side < PREPAGE_NR_SIDES && prepage_backends[side] &&
-	    prepage_backends[side]->follows && READ_ONCE(prepage_follow_app)) {
-		pm->follow[side].key = key;
-		pm->follow[side].index = index;
-		pm->follow[side].kind = kind;
-		WRITE_ONCE(pm->follow[side].nr, min_t(unsigned long, nr,
-						      UINT_MAX));
 	}
 	if (pm->log_nr) {
 		e = &pm->log[pm->log_nr - 1];
@@ -1668,32 +1662,6 @@ void prepage_log(enum prepage_log_kind kind, const void *key,
 	if (pm && READ_ONCE(pm->logging))
 		prepage_log_add(pm, kind, key, index, nr);
 	rcu_read_unlock();
-}
-
-/**
- * prepage_follow_take() - take the app's last miss on a side
- * @pm:		the prepage state, of a window whose prepagers of @side run
- * @side:	the side, one whose backend follows (&prepage_ops.follows)
- * @miss:	where to put the miss: the pages the app last brought in
- *		itself, as their log entry would say (@miss->nr is at most
- *		what one fault or one read brings in)
- *
- * Called by the side's prepagers between their steps, to move to where
- * the app waits. Each miss is taken once; a later one replaces a miss
- * not taken yet.
- *
- * Return: whether there was a miss to take.
- */
-bool prepage_follow_take(struct prepage_mm *pm, enum prepage_side side,
-			 struct prepage_log_entry *miss)
-{
-	if (!READ_ONCE(pm->follow[side].nr))
-		return false;
-	spin_lock(&pm->log_lock);
-	*miss = pm->follow[side];
-	WRITE_ONCE(pm->follow[side].nr, 0);
-	spin_unlock(&pm->log_lock);
-	return miss->nr;
 }
 
 /**

@@ -84,9 +84,6 @@ enum prepage_state {
  * @PREPAGE_STAT_PRESSURE_STOPS: windows whose prepaging stopped because
  *				it would have made the app's memory cgroup,
  *				or the memory of its node, reclaim
- * @PREPAGE_STAT_ANON_FOLLOWED:	late misses the anonymous prepagers moved
- *				to: they went on from the page after the one
- *				the app swapped in itself (follow_app)
  * @PREPAGE_STAT_FILE_LEARNED:	files the app mapped and used that no table
  *				named, given a table learned from its use
  *				(file_learn)
@@ -115,7 +112,6 @@ enum prepage_stat_item {
 	PREPAGE_STAT_FILE_SAT_OUT,
 	PREPAGE_STAT_ANON_SAT_OUT,
 	PREPAGE_STAT_PRESSURE_STOPS,
-	PREPAGE_STAT_ANON_FOLLOWED,
 	PREPAGE_STAT_FILE_LEARNED,
 	NR_PREPAGE_STAT,
 };
@@ -277,20 +273,13 @@ struct prepage_backoff {
  *			@logging is set; it does nothing once the window
  *			closed
  * @log_lock:		protects @logging, @reached, @reach_pages, @running,
- *			@follow, @log_nr, @log_dropped and the entries of
- *			@log
+ *			@log_nr, @log_dropped and the entries of @log
  * @logging:		accesses of the app's tasks are logged
  * @reached:		the app reached @deferred in the window: it waited on
  *			%PREPAGE_REACH_PAGES of its pages, and @lead_work
  *			was queued to start its prepagers
  * @reach_pages:	pages of @deferred the app waited on in the window,
  *			until it reached it
- * @follow:		by side, the app's last miss in the window (the
- *			last pages it brought in itself), for that side's
- *			prepagers to move to (prepage_follow_take()); @nr 0
- *			if none is pending. Only for backends that follow
- *			(&prepage_ops.follows), while follow_app is set;
- *			cleared when a window opens, not when it restarts
  * @lead_ordered:	a side of the window waited for @lead's prepagers,
  *			which had something to prepage: then the window tells
  *			which side the app wants first only if the app
@@ -358,7 +347,6 @@ struct prepage_mm {
 	bool logging;
 	bool reached;
 	unsigned int reach_pages;
-	struct prepage_log_entry follow[PREPAGE_NR_SIDES];
 	bool lead_ordered;
 	bool log_dropped;
 	unsigned int log_nr;
@@ -388,8 +376,6 @@ struct prepage_mm {
  *			which its precision was lower did not pay (see
  *			prepage_backoff()); NULL if it never backs off (then
  *			it needs no @stat_hit or @stat_sat_out)
- * @follows:		its prepagers move to where the app misses, its
- *			last miss taken with prepage_follow_take()
  * @hits_logged:	its hits are counted from the access log, so a
  *			window whose log lacks accesses undercounts them
  * @targets:		the target pages its prepagers just started with,
@@ -451,7 +437,6 @@ struct prepage_ops {
 	enum prepage_stat_item stat_miss;
 	enum prepage_stat_item stat_sat_out;
 	unsigned int *min_precision;
-	bool follows;
 	bool hits_logged;
 	unsigned long (*targets)(struct prepage_mm *pm);
 	const struct attribute_group *attrs;
@@ -495,8 +480,6 @@ int prepage_register_ops(const struct prepage_ops *ops);
 extern unsigned int prepage_max_switch_kbytes;
 /* Start the side the app waited on first before the other. */
 extern bool prepage_order_sides;
-/* Move the prepagers to where the app misses (prepage_follow_take()). */
-extern bool prepage_follow_app;
 
 struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm);
 struct prepage_mm *prepage_mm_enter(struct mm_struct *mm);
@@ -511,8 +494,6 @@ int prepage_load_tables(struct prepage_mm *pm,
 bool prepage_prepaging(struct prepage_mm *pm);
 void prepage_prepagers_done(struct prepage_mm *pm, enum prepage_side side);
 bool prepage_windows_open(void);
-bool prepage_follow_take(struct prepage_mm *pm, enum prepage_side side,
-			 struct prepage_log_entry *miss);
 void prepage_log(enum prepage_log_kind kind, const void *key,
 		 unsigned long index, unsigned long nr);
 int prepage_enable(void);

@@ -133,8 +133,6 @@ ssize_t prepage_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 PREPAGE_KNOB(max_switch_kbytes, 0, UINT_MAX);
 /* Start the side the app waited on first before the other. */
 PREPAGE_SWITCH(order_sides);
-/* Move the prepagers to where the app misses. */
-PREPAGE_SWITCH(follow_app);
 
 /*
  * The counters of every address space since boot, one "key value" a line
@@ -160,7 +158,6 @@ static struct attribute *prepage_attrs[] = {
 	&stat_attr.attr,
 	&max_switch_kbytes_knob.attr.attr,
 	&order_sides_switch.attr.attr,
-	&follow_app_switch.attr.attr,
 	NULL,
 };
 

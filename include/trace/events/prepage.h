@@ -364,9 +364,8 @@ TRACE_EVENT(prepage_file_extent,
  * @pid: the process that owns it
  * @address: the first page of the batch
  * @last: the last page of the batch
- * @nr_pages: the target pages in the batch: batch_pages, or fewer, at the
- *	end of the plan or before an entry taken already (a later batch, or
- *	a page the app swapped in that the prepagers followed)
+ * @nr_pages: the target pages in the batch (batch_pages, or fewer at the
+ *	end of the plan)
  * @prepaged: of those, the pages it swapped in and mapped (the others
  *	were not swapped out, were swapped in before a restart, or it was
  *	stopped)
@@ -451,15 +450,11 @@ DEFINE_EVENT(prepage_file_table, prepage_file_evict,
 );
 
 /*
- * An anonymous page of the app, by address. The changes of the anonymous
- * table at the close of a window, page by page: promote (a candidate the
- * app used in its anon_promote_windows-th window of use becomes a
- * target), demote (a target it did not use goes back to being a
- * candidate) and evict (an entry unused for anon_timeout windows leaves
- * the table). And follow: the anonymous prepage threads moved to where
- * the app is: it swapped in itself this page of the window's plan, which
- * no thread had taken (a late miss), and their next batch starts at the
- * page of the plan after it.
+ * A change of the anonymous table at the close of a window, page by page:
+ * promote (a candidate the app used in its anon_promote_windows-th window
+ * of use becomes a target), demote (a target it did not use goes back to
+ * being a candidate) and evict (an entry unused for anon_timeout windows
+ * leaves the table).
  */
 DECLARE_EVENT_CLASS(prepage_anon_table,
 
@@ -494,11 +489,6 @@ DEFINE_EVENT(prepage_anon_table, prepage_anon_demote,
 );
 
 DEFINE_EVENT(prepage_anon_table, prepage_anon_evict,
-	TP_PROTO(struct mm_struct *mm, pid_t pid, unsigned long address),
-	TP_ARGS(mm, pid, address)
-);
-
-DEFINE_EVENT(prepage_anon_table, prepage_anon_follow,
 	TP_PROTO(struct mm_struct *mm, pid_t pid, unsigned long address),
 	TP_ARGS(mm, pid, address)
 );

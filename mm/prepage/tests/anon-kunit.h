@@ -2,7 +2,7 @@
 /*
  * KUnit tests of the anonymous tables: the entry encoding, what an entry
  * becomes at a window's end, the counts kept beside the XArray, and the
- * table lines, parsed and shown; and of how the prepagers take a plan.
+ * table lines, parsed and shown.
  */
 
 #ifdef CONFIG_PREPAGE_KUNIT_TEST
@@ -354,69 +354,6 @@ static void prepage_test_anon_show_lines(struct kunit *test)
 	prepage_anon_table_free(t);
 }
 
-/*
- * The prepagers take a plan in batches from the cursor, stopping before
- * an entry taken already; past the end, they take what the cursor passed.
- */
-static void prepage_test_anon_take(struct kunit *test)
-{
-	unsigned long *taken = bitmap_zalloc(20, GFP_KERNEL);
-	unsigned int first;
-
-	KUNIT_ASSERT_NOT_NULL(test, taken);
-	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 0, 4, &first), 4U);
-	KUNIT_EXPECT_EQ(test, first, 0U);
-	/* The app swapped in entry 9 itself, and the prepagers follow it. */
-	__set_bit(9, taken);
-	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 10, 4, &first), 4U);
-	KUNIT_EXPECT_EQ(test, first, 10U);
-	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 14, 4, &first), 4U);
-	KUNIT_EXPECT_EQ(test, first, 14U);
-	/* The end of the plan ends a batch. */
-	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 18, 4, &first), 2U);
-	KUNIT_EXPECT_EQ(test, first, 18U);
-	/* Then what was passed, from the start; a taken entry ends a batch. */
-	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 20, 4, &first), 4U);
-	KUNIT_EXPECT_EQ(test, first, 4U);
-	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 8, 4, &first), 1U);
-	KUNIT_EXPECT_EQ(test, first, 8U);
-	KUNIT_EXPECT_EQ(test, anon_take_from(taken, 20, 9, 4, &first), 0U);
-	KUNIT_EXPECT_TRUE(test, bitmap_full(taken, 20));
-	bitmap_free(taken);
-}
-
-/*
- * A miss is found in the plan by its pages, and followed only if one of
- * its entries was not taken yet: to the entry after the last of them.
- */
-static void prepage_test_anon_plan_claim(struct kunit *test)
-{
-	static const struct prepage_anon_plan plan[] = {
-		{ .vpn = 3 }, { .vpn = 4 }, { .vpn = 10 }, { .vpn = 11 },
-		{ .vpn = 700 },
-	};
-	unsigned long *taken = bitmap_zalloc(5, GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, taken);
-	KUNIT_EXPECT_EQ(test, anon_plan_find(plan, 5, 0), 0U);
-	KUNIT_EXPECT_EQ(test, anon_plan_find(plan, 5, 4), 1U);
-	KUNIT_EXPECT_EQ(test, anon_plan_find(plan, 5, 5), 2U);
-	KUNIT_EXPECT_EQ(test, anon_plan_find(plan, 5, 701), 5U);
-	KUNIT_EXPECT_EQ(test, anon_plan_find(plan, 0, 3), 0U);
-	/* Pages no plan entry holds: nothing to follow. */
-	KUNIT_EXPECT_EQ(test, anon_plan_claim(plan, taken, 5, 5, 9), 6U);
-	KUNIT_EXPECT_TRUE(test, bitmap_empty(taken, 5));
-	/* A large folio over entries 2 and 3, its last page not planned. */
-	KUNIT_EXPECT_EQ(test, anon_plan_claim(plan, taken, 5, 8, 15), 4U);
-	KUNIT_EXPECT_EQ(test, *taken, 0xcUL);
-	/* Taken already: not late, nothing to follow. */
-	KUNIT_EXPECT_EQ(test, anon_plan_claim(plan, taken, 5, 11, 11), 6U);
-	/* One of two taken: late; the last entry of the plan ends it. */
-	KUNIT_EXPECT_EQ(test, anon_plan_claim(plan, taken, 5, 10, 700), 5U);
-	KUNIT_EXPECT_EQ(test, *taken, 0x1cUL);
-	bitmap_free(taken);
-}
-
 static struct kunit_case prepage_anon_test_cases[] = {
 	KUNIT_CASE(prepage_test_anon_entry),
 	KUNIT_CASE(prepage_test_anon_learn),
@@ -424,8 +361,6 @@ static struct kunit_case prepage_anon_test_cases[] = {
 	KUNIT_CASE(prepage_test_anon_parse_lines),
 	KUNIT_CASE(prepage_test_anon_parse_errors),
 	KUNIT_CASE(prepage_test_anon_show_lines),
-	KUNIT_CASE(prepage_test_anon_take),
-	KUNIT_CASE(prepage_test_anon_plan_claim),
 	{},
 };
 
