@@ -2602,8 +2602,7 @@ static const char *stat_keys[] = {
 	"anon_miss", "switches", "log_dropped", "file_stale", "file_evicted",
 	"file_demoted", "anon_evicted", "anon_demoted", "file_late", "anon_late",
 	"budget_stops", "closed_stops", "nomem_stops", "file_sat_out",
-	"anon_sat_out", "pressure_stops", "anon_followed", "file_learned",
-	NULL,
+	"anon_sat_out", "pressure_stops", NULL,
 };
 
 /* Indices in stat_keys of the counters each switch record gives. */

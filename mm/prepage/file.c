@@ -14,13 +14,6 @@
  * Without target= the whole candidate table is the target: a profile is
  * trusted until the app's use says otherwise.
  *
- * While file_learn is set, the app's own use also makes candidates: at
- * the end of a window the pages it accessed join the candidates of their
- * file (the target, once used in a later window), and a file it mapped
- * that no table names gets a table of its own, learned from nothing
- * (prepage_file_learn_files()).
- * A loaded profile is then a way to start warm, not the only one.
- *
  * The file prepager reads the target tables at the start of a window,
  * one work per file, each file always on the same thread, so that no two
  * threads read one file: files of at least big_file_pages on one thread
@@ -30,7 +23,6 @@
 #define pr_fmt(fmt) "prepage-file: " fmt
 
 #include <linux/backing-dev.h>
-#include <linux/bsearch.h>
 #include <linux/cred.h>
 #include <linux/dax.h>
 #include <linux/file.h>
@@ -59,12 +51,11 @@
 /**
  * struct prepage_file - the tables of one file of an app
  * @node:	link in &prepage_file_table.files
- * @file:	the file, opened read-only with the credentials of the
- *		table's writer (of the app, for a learned file)
- * @path:	the path the table named it by; NULL if learned
- * @ino:	inode number when the table was loaded or the file learned
- * @size:	size in bytes then
- * @ctime:	inode change time then
+ * @file:	the file, opened with the credentials of the table's writer
+ * @path:	the path the table named it by
+ * @ino:	inode number when the table was loaded
+ * @size:	size in bytes when the table was loaded
+ * @ctime:	inode change time when the table was loaded
  * @candidates:	the offline candidate table: pages the profile expects
  * @target:	the target table: candidates the app confirmed by using
  *		them; what is prepaged at a switch
@@ -81,13 +72,6 @@
  * @next:	the page @work resumes its pass at when it queued itself
  *		again to give other works a turn
  * @nomem:	@work stopped for want of memory to record its pages
- * @learned:	no table line named the file: the engine learned it from
- *		the app's use (it has no @path), and forgets it once its
- *		target is empty after its first window, the file is deleted
- *		or the app no longer maps it
- * @fresh:	learned in the window being counted
- * @unmapped:	learned, and not mapped by the app when the window was
- *		counted
  *
  * Owned by the &struct prepage_mm whose table it is in, and protected
  * by its lock, except for what @work owns while it is queued or running
@@ -114,9 +98,6 @@ struct prepage_file {
 	unsigned int pass;
 	pgoff_t next;
 	bool nomem;
-	bool learned;
-	bool fresh;
-	bool unmapped;
 };
 
 /**
@@ -125,7 +106,7 @@ struct prepage_file {
  * @nr_files:	number of entries in @files
  * @nr_stale:	lines dropped while the table was loaded (stale files)
  * @nr_extents:	candidate extents of all files, bounded by max_file_extents
- *		while the table is parsed and as the app's use is learned
+ *		while the table is parsed
  */
 struct prepage_file_table {
 	struct list_head files;
@@ -160,8 +141,6 @@ struct prepage_file_mm {
 
 /* Prepage and log file pages. Default: true. */
 static bool prepage_file_enabled __read_mostly = true;
-/* Learn file candidates from the app's use. Default: true. */
-static bool prepage_file_learn __read_mostly = true;
 /* Read extents fewer than this many pages apart as one I/O. Default: 16. */
 static unsigned int prepage_merge_gap_pages __read_mostly = 16;
 /* Most extents in the candidate table of one app. Default: 16384. */
@@ -198,9 +177,7 @@ static void prepage_file_table_move(struct prepage_file_table *dst,
 	WARN_ON_ONCE(!list_empty(&dst->files));
 	list_splice_init(&src->files, &dst->files);
 	dst->nr_files = src->nr_files;
-	dst->nr_extents = src->nr_extents;
 	src->nr_files = 0;
-	src->nr_extents = 0;
 }
 
 static void prepage_file_free(struct prepage_file *f)
@@ -224,7 +201,6 @@ static void prepage_file_table_clear(struct prepage_file_table *table)
 		prepage_file_free(f);
 	}
 	table->nr_files = 0;
-	table->nr_extents = 0;
 }
 
 static int prepage_file_parse_ctime(char *s, struct timespec64 *ts)
@@ -508,7 +484,6 @@ static void prepage_file_table_free(void *table)
 }
 
 static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f);
-static void prepage_file_bind(struct prepage_mm *pm, struct prepage_file *f);
 
 /*
  * A prepager that moved to another CPU may have left folios in the LRU
@@ -678,249 +653,6 @@ out:
 }
 
 /*
- * With file_learn, the pages the app accessed in @f in the window join its
- * candidates, as far as max_file_extents goes for the whole table: the
- * app's use is a profile too. They join the target as any candidate
- * does, when the app uses them in a later window: a page used in a
- * single window is more likely from the part of the footprint that
- * changes than from the part that does not. Neither set goes past the
- * end of the file, so that a dump loads back.
- */
-static void prepage_file_learn_pages(struct prepage_mm *pm,
-				     struct prepage_file *f,
-				     const struct prepage_extents *accessed)
-{
-	struct prepage_file_table *table = &prepage_file_mm(pm)->table;
-	unsigned int max = READ_ONCE(prepage_max_file_extents);
-	pgoff_t eof = DIV_ROUND_UP(i_size_read(file_inode(f->file)), PAGE_SIZE);
-	unsigned int before = f->candidates.nr, i;
-
-	/* Room left in the table, counting the file's own extents. */
-	max = table->nr_extents < max ? max - table->nr_extents + before : 0;
-	for (i = 0; i < accessed->nr && f->candidates.nr < max; i++)
-		/* On -ENOMEM the candidates lack these pages. */
-		prepage_extents_add(&f->candidates, accessed->ext[i].start,
-				    accessed->ext[i].nr);
-	prepage_extents_truncate(&f->candidates, eof);
-	prepage_extents_truncate(&f->target, eof);
-	table->nr_extents = table->nr_extents - before + f->candidates.nr;
-}
-
-/*
- * A table entry for @file, which the app maps and no table names, to be
- * learned from its use; NULL if prepage does not read such a file, the
- * file was deleted, or there is no memory for it. The entry has a file
- * of its own, read-only, opened as the app opened @file: it keeps no
- * write access, lock or lease of the app's alive, and its reads are its
- * own.
- */
-static struct prepage_file *prepage_file_learned(struct file *file)
-{
-	struct inode *inode = file_inode(file);
-	struct prepage_file *f;
-	struct file *own;
-
-	/* An overlay's backing file: its path is no path of the app's. */
-	if ((file->f_mode & FMODE_BACKING) ||
-	    !prepage_file_inode_supported(inode) ||
-	    d_unlinked(file->f_path.dentry))
-		return NULL;
-	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
-	if (!f)
-		return NULL;
-	own = dentry_open(&file->f_path, O_RDONLY | O_LARGEFILE, file->f_cred);
-	if (IS_ERR(own)) {
-		kfree(f);
-		return NULL;
-	}
-	f->file = own;
-	f->ino = inode->i_ino;
-	f->size = i_size_read(inode);
-	f->ctime = inode_get_ctime(inode);
-	f->learned = true;
-	return f;
-}
-
-static int prepage_file_key_cmp(const void *a, const void *b)
-{
-	unsigned long x = (unsigned long)*(const void * const *)a;
-	unsigned long y = (unsigned long)*(const void * const *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The index of @key in the sorted @keys, or @nr if it is not there. */
-static unsigned int prepage_file_key_find(const void **keys, unsigned int nr,
-					  const void *key)
-{
-	const void **k = bsearch(&key, keys, nr, sizeof(*keys),
-				 prepage_file_key_cmp);
-
-	return k ? k - keys : nr;
-}
-
-/*
- * The page caches of the files of @log (sorted by key) that the app
- * accessed and no table names, into @keys if not NULL, and those of the
- * learned files of the table. Return: how many.
- */
-static unsigned int prepage_file_keys(struct prepage_mm *pm,
-				      const struct prepage_log_entry *log,
-				      unsigned int nr, const void **keys)
-{
-	struct prepage_file *f;
-	const void *last = NULL;
-	unsigned int i, n = 0;
-
-	for (i = 0; i < nr; i++) {
-		if (log[i].kind != PREPAGE_LOG_FILE_ACCESS ||
-		    log[i].key == last)
-			continue;
-		last = log[i].key;
-		if (prepage_file_find(pm, last))
-			continue;
-		if (keys)
-			keys[n] = last;
-		n++;
-	}
-	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
-		if (!f->learned)
-			continue;
-		if (keys)
-			keys[n] = f->file->f_mapping;
-		n++;
-	}
-	return n;
-}
-
-/**
- * prepage_file_learn_files() - learn the files an app maps
- * @pm:		the prepage state; its lock is held and its prepagers done
- * @log:	the window's access log, sorted by key
- * @nr:		number of entries in @log
- * @learn:	file_learn, as the window's end read it
- *
- * With @learn, a file the app accessed in the window and maps, which no
- * table names, gets an entry of its own, with no candidates yet: the
- * window's accounting then learns them (prepage_file_learn_pages()), and
- * the next window its first targets.
- * The log names a file only by its page cache, which may be gone by now
- * (or, once freed, be another file's: then the pages are credited to
- * the wrong file, which costs reads, not correctness); the app's
- * mappings give the file itself, held by the VMA that maps it while the
- * mmap lock is. A file the app only read through a descriptor is not
- * learned. Learned files the app no longer maps are marked for
- * prepage_file_forget(), so that a learned entry keeps no file open
- * longer than the app does, to the end of a window at most.
- */
-static void prepage_file_learn_files(struct prepage_mm *pm,
-				     const struct prepage_log_entry *log,
-				     unsigned int nr, bool learn)
-{
-	struct prepage_file_table *table = &prepage_file_mm(pm)->table;
-	unsigned int max = READ_ONCE(prepage_max_file_extents);
-	struct mm_struct *mm = pm->slot.mm;
-	struct vm_area_struct *vma;
-	unsigned int n, k, left;
-	struct prepage_file *f;
-	struct file **files;
-	const void **keys;
-	bool *mapped;
-
-	lockdep_assert_held(&pm->lock);
-
-	n = prepage_file_keys(pm, learn ? log : NULL, learn ? nr : 0, NULL);
-	if (!n)
-		return;
-	keys = kvmalloc_array(n, sizeof(*keys), GFP_KERNEL_ACCOUNT);
-	files = kvcalloc(n, sizeof(*files), GFP_KERNEL_ACCOUNT);
-	mapped = kvcalloc(n, sizeof(*mapped), GFP_KERNEL_ACCOUNT);
-	if (!keys || !files || !mapped)
-		goto out;
-	prepage_file_keys(pm, learn ? log : NULL, learn ? nr : 0, keys);
-	sort(keys, n, sizeof(*keys), prepage_file_key_cmp, NULL);
-
-	/* A reader of the tables that gets a fatal signal learns nothing. */
-	if (mmap_read_lock_killable(mm))
-		goto out;
-	{
-		VMA_ITERATOR(vmi, mm, 0);
-
-		left = n;
-		for_each_vma(vmi, vma) {
-			if (!vma->vm_file)
-				continue;
-			k = prepage_file_key_find(keys, n,
-						  vma->vm_file->f_mapping);
-			if (k == n || mapped[k])
-				continue;
-			mapped[k] = true;
-			if (!prepage_file_find(pm, keys[k]))
-				files[k] = get_file(vma->vm_file);
-			if (!--left)
-				break;
-		}
-	}
-	mmap_read_unlock(mm);
-
-	list_for_each_entry(f, &table->files, node)
-		if (f->learned)
-			f->unmapped = !mapped[prepage_file_key_find(keys, n,
-						f->file->f_mapping)];
-	for (k = 0; k < n; k++) {
-		if (!files[k])
-			continue;
-		/* Each file takes an extent of the table at least. */
-		f = table->nr_extents + table->nr_files < max ?
-		    prepage_file_learned(files[k]) : NULL;
-		fput(files[k]);
-		if (!f)
-			continue;
-		prepage_file_bind(pm, f);
-		f->fresh = true;
-		list_add_tail(&f->node, &table->files);
-		table->nr_files++;
-		cond_resched();
-	}
-out:
-	kvfree(mapped);
-	kvfree(files);
-	kvfree(keys);
-}
-
-/*
- * Forget the learned files with no candidates, or whose target is empty
- * past the window they were learned in (the app used none of what was
- * prepaged for them, or none of its pages again: they are learned again
- * if it maps and uses them again), that were deleted, as an app update
- * replaces its files, or that the app no longer maps; count the files
- * learned in the window that are kept.
- */
-static void prepage_file_forget(struct prepage_mm *pm)
-{
-	struct prepage_file_table *table = &prepage_file_mm(pm)->table;
-	struct prepage_file *f, *next;
-
-	list_for_each_entry_safe(f, next, &table->files, node) {
-		if (!f->learned)
-			continue;
-		if (f->candidates.nr && (f->target.nr || f->fresh) &&
-		    !f->unmapped && !d_unlinked(f->file->f_path.dentry)) {
-			if (f->fresh)
-				prepage_stat_add(pm, PREPAGE_STAT_FILE_LEARNED,
-						 1);
-			f->fresh = false;
-			continue;
-		}
-		WARN_ON_ONCE(table->nr_extents < f->candidates.nr);
-		table->nr_extents -= min(table->nr_extents, f->candidates.nr);
-		table->nr_files--;
-		list_del(&f->node);
-		prepage_file_free(f);
-	}
-}
-
-/*
  * Account what the app did with one file in the window, and learn from
  * it: candidates it used join the target; target pages that were
  * prepaged and not used leave it. @f is NULL for a file not in the
@@ -928,7 +660,7 @@ static void prepage_file_forget(struct prepage_mm *pm)
  */
 static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 				 const struct prepage_extents *accessed,
-				 const struct prepage_extents *added, bool learn)
+				 const struct prepage_extents *added)
 {
 	unsigned int max = READ_ONCE(prepage_max_file_extents);
 	struct prepage_extents used = {}, missed = {}, before = {};
@@ -961,9 +693,6 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	prepage_extents_destroy(&used);
 	if (traced)
 		prepage_file_trace_table(pm, f, &before, true);
-	/* After: a page joins the target in the next window it is used in. */
-	if (learn)
-		prepage_file_learn_pages(pm, f, accessed);
 
 	/* Prepaged, reclaimed, and read again by the app itself. */
 	refetched = prepage_file_common_pages(added, &f->prepaged);
@@ -1005,7 +734,6 @@ static void prepage_file_window_close(struct prepage_mm *pm,
 				      struct prepage_log_entry *log,
 				      unsigned int nr)
 {
-	bool learn = READ_ONCE(prepage_file_learn);
 	struct prepage_extents accessed = {}, added = {};
 	struct prepage_file *f;
 	unsigned int i, j;
@@ -1014,7 +742,6 @@ static void prepage_file_window_close(struct prepage_mm *pm,
 
 	prepage_file_drain(pm);
 	sort(log, nr, sizeof(*log), prepage_file_log_cmp, NULL);
-	prepage_file_learn_files(pm, log, nr, learn);
 	for (i = 0; i < nr; i = j) {
 		const void *key = log[i].key;
 
@@ -1029,15 +756,14 @@ static void prepage_file_window_close(struct prepage_mm *pm,
 			prepage_extents_add(set, log[j].index, log[j].nr);
 		}
 		prepage_file_account(pm, prepage_file_find(pm, key),
-				     &accessed, &added, learn);
+				     &accessed, &added);
 		prepage_extents_destroy(&accessed);
 		prepage_extents_destroy(&added);
 	}
 	/* Files the app did not touch at all in the window. */
 	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node)
 		if (f->prepaged.nr)
-			prepage_file_account(pm, f, &accessed, &added, learn);
-	prepage_file_forget(pm);
+			prepage_file_account(pm, f, &accessed, &added);
 }
 
 static void prepage_file_show_ranges(struct seq_file *m,
@@ -1066,11 +792,7 @@ static void prepage_file_table_show(struct seq_file *m, struct prepage_mm *pm)
 	lockdep_assert_held(&pm->lock);
 
 	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
-		/* A learned file: its path as the reader sees it, as in maps. */
-		if (f->path)
-			seq_escape(m, f->path, " \t\n\\");
-		else
-			seq_path(m, &f->file->f_path, " \t\n\\");
+		seq_escape(m, f->path, " \t\n\\");
 		seq_putc(m, ' ');
 		prepage_file_show_ranges(m, &f->candidates);
 		seq_printf(m, " ino=%llu size=%lld ctime=%lld.%09ld target=",
@@ -1467,30 +1189,21 @@ static void prepage_file_work(struct kthread_work *work)
 static void prepage_file_attach(struct prepage_mm *pm,
 				struct prepage_file_table *table)
 {
+	unsigned long big = READ_ONCE(prepage_big_file_pages);
 	struct prepage_file *f;
 
 	lockdep_assert_held(&pm->lock);
 
-	list_for_each_entry(f, &table->files, node)
-		prepage_file_bind(pm, f);
-}
-
-/*
- * Bind @f, a file of @pm's tables, to its prepager thread. The threads
- * outlive every state (prepage_file_workers_exit()).
- */
-static void prepage_file_bind(struct prepage_mm *pm, struct prepage_file *f)
-{
-	unsigned long big = READ_ONCE(prepage_big_file_pages);
-
-	f->pm = pm;
-	kthread_init_work(&f->work, prepage_file_work);
-	if (DIV_ROUND_UP(f->size, PAGE_SIZE) >= big)
-		f->worker = prepage_big_worker;
-	else
-		f->worker = prepage_idle_workers[(unsigned int)
-			atomic_inc_return(&prepage_next_idle_worker) %
-			prepage_nr_idle_workers];
+	list_for_each_entry(f, &table->files, node) {
+		f->pm = pm;
+		kthread_init_work(&f->work, prepage_file_work);
+		if (DIV_ROUND_UP(f->size, PAGE_SIZE) >= big)
+			f->worker = prepage_big_worker;
+		else
+			f->worker = prepage_idle_workers[(unsigned int)
+				atomic_inc_return(&prepage_next_idle_worker) %
+				prepage_nr_idle_workers];
+	}
 }
 
 /*
@@ -1708,21 +1421,19 @@ void __prepage_file_added(struct address_space *mapping, struct folio *folio)
 /* ---- the backend ------------------------------------------------------- */
 
 PREPAGE_SWITCH(file_enabled);
-PREPAGE_SWITCH(file_learn);
 /* Pages; 0 reads every extent as its own I/O. */
 PREPAGE_KNOB(merge_gap_pages, 0, 1U << 20);
 /* Pages; a file this large or larger gets the normal-weight prepager. */
 PREPAGE_KNOB(big_file_pages, 1, UINT_MAX);
 /* Pages between the pages read first for the file system's block map. */
 PREPAGE_KNOB(metadata_stride_pages, 1, UINT_MAX);
-/* Extents; applies to tables loaded, and pages learned, from now on. */
+/* Extents; applies to tables loaded from now on. */
 PREPAGE_KNOB(max_file_extents, 1, 1U << 20);
 /* The file precision below which a window did not pay; 0: never. */
 PREPAGE_KNOB(file_min_precision_permille, 0, 1000);
 
 static struct attribute *prepage_file_attrs[] = {
 	&file_enabled_switch.attr.attr,
-	&file_learn_switch.attr.attr,
 	&merge_gap_pages_knob.attr.attr,
 	&big_file_pages_knob.attr.attr,
 	&metadata_stride_pages_knob.attr.attr,

@@ -84,9 +84,6 @@ enum prepage_state {
  * @PREPAGE_STAT_PRESSURE_STOPS: windows whose prepaging stopped because
  *				it would have made the app's memory cgroup,
  *				or the memory of its node, reclaim
- * @PREPAGE_STAT_FILE_LEARNED:	files the app mapped and used that no table
- *				named, given a table learned from its use
- *				(file_learn)
  * @NR_PREPAGE_STAT:		number of counters
  */
 enum prepage_stat_item {
@@ -112,7 +109,6 @@ enum prepage_stat_item {
 	PREPAGE_STAT_FILE_SAT_OUT,
 	PREPAGE_STAT_ANON_SAT_OUT,
 	PREPAGE_STAT_PRESSURE_STOPS,
-	PREPAGE_STAT_FILE_LEARNED,
 	NR_PREPAGE_STAT,
 };
 

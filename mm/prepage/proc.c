@@ -150,7 +150,6 @@ static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
 	[PREPAGE_STAT_FILE_SAT_OUT]	= "file_sat_out",
 	[PREPAGE_STAT_ANON_SAT_OUT]	= "anon_sat_out",
 	[PREPAGE_STAT_PRESSURE_STOPS]	= "pressure_stops",
-	[PREPAGE_STAT_FILE_LEARNED]	= "file_learned",
 };
 
 /**

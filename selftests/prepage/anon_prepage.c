@@ -230,7 +230,7 @@ static const char * const counters[] = {
 	"budget_stops", "closed_stops", "nomem_stops", "log_dropped",
 	"anon_prepaged", "anon_hit", "anon_miss", "anon_evicted",
 	"anon_demoted", "anon_late", "file_sat_out", "anon_sat_out",
-	"pressure_stops", "file_learned",
+	"pressure_stops",
 };
 
 static long system_counter(const char *name)

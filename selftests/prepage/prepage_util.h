@@ -398,13 +398,6 @@ static inline const char *setup_prepage(void)
 		return why;
 	if (knob_set("enabled", 1))
 		return "cannot enable prepage";
-	/*
-	 * Learning files would learn those the test process itself faults
-	 * on in a window (its text, libc) where they are on a disk file
-	 * system; the tests of file_learn turn it on.
-	 */
-	if (knob_set("file_learn", 0))
-		return "cannot turn file_learn off";
 	return NULL;
 }
 

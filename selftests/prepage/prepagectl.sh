@@ -242,7 +242,7 @@ test_replay() {
 COUNTERS="switches restarts file_prepaged file_hit file_miss file_demoted
 	file_evicted file_late file_stale budget_stops closed_stops nomem_stops
 	log_dropped anon_prepaged anon_hit anon_miss anon_evicted anon_demoted
-	anon_late file_sat_out anon_sat_out pressure_stops file_learned"
+	anon_late file_sat_out anon_sat_out pressure_stops"
 system_of() {
 	awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/mm/prepage/stat
 }

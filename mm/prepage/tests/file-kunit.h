@@ -118,74 +118,6 @@ static void prepage_test_file_account(struct kunit *test)
 	prepage_test_pm_free(pm);
 }
 
-static void prepage_test_max_restore(void *max)
-{
-	prepage_max_file_extents = (uintptr_t)max;
-}
-
-/*
- * With file_learn, the pages the app accessed join the candidates: within
- * the file, and within max_file_extents for the whole table.
- */
-static void prepage_test_file_learn_pages(struct kunit *test)
-{
-	struct prepage_mm *pm = prepage_test_pm(test);
-	void *max;
-	struct prepage_extents accessed = {};
-	struct prepage_file *f;
-
-	f = prepage_test_file(test, pm, NULL, 0);
-	prepage_extents_destroy(&f->candidates);
-	prepage_fill_set(test, &f->candidates, (pgoff_t []){ 8, 4 }, 1);
-	prepage_file_mm(pm)->table.nr_extents = 1;
-	prepage_fill_set(test, &accessed,
-			 (pgoff_t []){ 0, 2, 20, 4, 62, 8 }, 3);
-	max = (void *)(uintptr_t)prepage_max_file_extents;
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action(test, prepage_test_max_restore, max));
-	prepage_max_file_extents = 3;
-	prepage_file_learn_pages(pm, f, &accessed);
-	prepage_expect_set(test, &f->candidates,
-			   (pgoff_t []){ 0, 2, 8, 4, 20, 4 }, 3);
-	KUNIT_EXPECT_EQ(test, prepage_file_mm(pm)->table.nr_extents, 3U);
-	/* The file has 64 pages: 62-69 is 62-63. */
-	prepage_max_file_extents = 16;
-	prepage_file_learn_pages(pm, f, &accessed);
-	prepage_expect_set(test, &f->candidates,
-			   (pgoff_t []){ 0, 2, 8, 4, 20, 4, 62, 2 }, 4);
-	KUNIT_EXPECT_EQ(test, prepage_file_mm(pm)->table.nr_extents, 4U);
-	prepage_extents_destroy(&accessed);
-	prepage_test_pm_free(pm);
-}
-
-/* A table moved, as a loaded one is swapped in, keeps its extent count. */
-static void prepage_test_file_table_move(struct kunit *test)
-{
-	struct prepage_file_table a, b;
-
-	prepage_file_table_init(&a);
-	prepage_file_table_init(&b);
-	a.nr_files = 2;
-	a.nr_extents = 5;
-	prepage_file_table_move(&b, &a);
-	KUNIT_EXPECT_EQ(test, b.nr_files, 2U);
-	KUNIT_EXPECT_EQ(test, b.nr_extents, 5U);
-	KUNIT_EXPECT_EQ(test, a.nr_files, 0U);
-	KUNIT_EXPECT_EQ(test, a.nr_extents, 0U);
-}
-
-/* The files of a log no table names are looked up by their page cache. */
-static void prepage_test_file_key_find(struct kunit *test)
-{
-	const void *keys[] = { (void *)0x100, (void *)0x200, (void *)0x300 };
-
-	KUNIT_EXPECT_EQ(test, prepage_file_key_find(keys, 3, (void *)0x100), 0U);
-	KUNIT_EXPECT_EQ(test, prepage_file_key_find(keys, 3, (void *)0x300), 2U);
-	KUNIT_EXPECT_EQ(test, prepage_file_key_find(keys, 3, (void *)0x250), 3U);
-	KUNIT_EXPECT_EQ(test, prepage_file_key_find(keys, 3, (void *)0x50), 3U);
-	KUNIT_EXPECT_EQ(test, prepage_file_key_find(keys, 0, (void *)0x100), 0U);
-}
-
 /*
  * A window whose log overflowed may have used what looks unused: the
  * target keeps its prepaged pages; what was logged is still learned.
@@ -268,9 +200,6 @@ static struct kunit_case prepage_file_test_cases[] = {
 	KUNIT_CASE(prepage_test_file_supported),
 	KUNIT_CASE(prepage_test_file_account),
 	KUNIT_CASE(prepage_test_file_log_dropped),
-	KUNIT_CASE(prepage_test_file_learn_pages),
-	KUNIT_CASE(prepage_test_file_key_find),
-	KUNIT_CASE(prepage_test_file_table_move),
 	{},
 };
 
