@@ -237,8 +237,12 @@ py=/usr/bin/python3; [ -x "$py" ] || py=python3
 if [ -s "$out/apps/raw.txt" ] && [[ " $workloads " = *" apps "* ]]; then
 	echo "== real programs as apps ($names) =="
 	"$py" "$ROOT/bench/report.py" "$out/apps/raw.txt" "$out/apps" || rc=1
-	echo
-	echo "== the calibrated footprint model (or BENCH_ARGS' --footprint) =="
 fi
-"$py" "$ROOT/bench/report.py" "$out/raw.txt" "$out" || rc=1
+# The model's records, and the overhead part's (which go to the same
+# file): none with BENCH_WORKLOADS=apps and BENCH_OVERHEAD=0.
+if [[ " $workloads " = *" model "* ]] || [ -s "$out/raw.txt" ]; then
+	[[ " $workloads " = *" apps "* ]] && echo &&
+		echo "== the calibrated footprint model (or BENCH_ARGS' --footprint) =="
+	"$py" "$ROOT/bench/report.py" "$out/raw.txt" "$out" || rc=1
+fi
 [ "$rc" = 0 ] || die "the benchmark failed (exit $rc): see $out/raw.txt and $out/console.log"
