@@ -873,31 +873,6 @@ static void prepage_file_worker_done(struct prepage_mm *pm)
 		prepage_prepagers_done(pm, PREPAGE_SIDE_FILE);
 }
 
-static void prepage_file_work(struct kthread_work *work);
-
-/*
- * The file the current task is reading for a window if it is a file
- * prepager, else NULL: the work its worker is running (set by
- * kthread_worker_fn() before it calls the work, by the worker's own
- * thread, and left set after it returned, when the thread inserts
- * nothing). Any kernel thread may ask; only prepage threads (see
- * __prepage_speculative()), all kthread workers, are looked at as
- * workers.
- */
-static struct prepage_file *prepage_file_reading(void)
-{
-	struct kthread_worker *worker;
-	struct kthread_work *work;
-
-	if (!__prepage_speculative())
-		return NULL;
-	worker = kthread_data(current);
-	work = worker->current_work;
-	if (!work || work->func != prepage_file_work)
-		return NULL;
-	return container_of(work, struct prepage_file, work);
-}
-
 /**
  * prepage_file_worker_added() - count a folio a prepager thread added
  * @mapping:	the page cache it was added to
@@ -920,7 +895,8 @@ static struct prepage_file *prepage_file_reading(void)
 static void prepage_file_worker_added(struct address_space *mapping,
 				      struct folio *folio)
 {
-	struct prepage_file *f = prepage_file_reading();
+	/* The file a file prepager is reading, else NULL. */
+	struct prepage_file *f = prepage_worker_context();
 	long nr = folio_nr_pages(folio);
 
 	if (!f || f->file->f_mapping != mapping)
@@ -1160,6 +1136,8 @@ static void prepage_file_work(struct kthread_work *work)
 
 	/* The table's mm is pinned by its state, which outlives this work. */
 	prepage_charge_begin(f->pm->slot.mm, &charge);
+	/* What the page cache hook counts as prepaged, while it reads. */
+	prepage_worker_set_context(f);
 	/*
 	 * Every step reads at most one chunk, then reschedules and checks
 	 * whether to stop.
@@ -1170,6 +1148,7 @@ static void prepage_file_work(struct kthread_work *work)
 			break;
 		f->pass++;
 	}
+	prepage_worker_set_context(NULL);
 	/* Unused prepaged pages must be reclaimable, not held in a batch. */
 	lru_add_drain();
 	prepage_charge_end(&charge);

@@ -2,8 +2,7 @@
 /*
  * prepage worker threads: the kthread workers the file and anonymous
  * prepagers run on, created when prepage is enabled and destroyed when it
- * is disabled, and the registry of them that prepage_speculative() looks
- * in. See workers.h.
+ * is disabled, each knowing what its current work is for. See workers.h.
  */
 
 #include <linux/bug.h>
@@ -14,37 +13,36 @@
 #include <linux/prepage.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sprintf.h>
 #include <uapi/linux/sched/types.h>
 
 #include "workers.h"
 
-/*
- * Every prepage thread, file and anonymous, for __prepage_speculative().
- * Entries are added and cleared under the lock that serializes enabling
- * and disabling prepage; readers take no lock, only rcu_read_lock(), so
- * that a task they compare with was not freed and reused (task_structs
- * are freed after a grace period).
- */
+/* The most threads one prepage_workers_destroy() call destroys. */
 #define PREPAGE_MAX_THREADS	32
-static struct task_struct *prepage_threads[PREPAGE_MAX_THREADS];
-static unsigned int prepage_nr_threads;
 
-static void prepage_thread_add(struct task_struct *task)
+/* Room for a thread's name, as kthread_create() keeps a long one. */
+#define PREPAGE_WORKER_NAME_LEN	32
+
+/*
+ * A prepage thread: a kthread worker, and what the work it is running is
+ * for (prepage_worker_set_context()). Only the thread itself reads or
+ * writes @context.
+ */
+struct prepage_worker {
+	struct kthread_worker kw;
+	void *context;
+};
+
+/*
+ * The thread function of every prepage thread: kthread_worker_fn(), under
+ * a name of its own, so that kthread_func() tells a prepage thread from
+ * any other kernel thread without a list of them.
+ */
+static int prepage_worker_fn(void *kw)
 {
-	unsigned int i, nr = prepage_nr_threads;
-
-	/* A slot left by a destroyed worker first. */
-	for (i = 0; i < nr; i++) {
-		if (!prepage_threads[i]) {
-			WRITE_ONCE(prepage_threads[i], task);
-			return;
-		}
-	}
-	if (WARN_ON_ONCE(nr >= PREPAGE_MAX_THREADS))
-		return;
-	WRITE_ONCE(prepage_threads[nr], task);
-	/* The entry before the count. */
-	smp_store_release(&prepage_nr_threads, nr + 1);
+	return kthread_worker_fn(kw);
 }
 
 /**
@@ -57,18 +55,74 @@ static void prepage_thread_add(struct task_struct *task)
  */
 bool __prepage_speculative(void)
 {
-	unsigned int i, nr;
-	bool found = false;
+	return (current->flags & PF_KTHREAD) &&
+	       kthread_func(current) == prepage_worker_fn;
+}
 
-	if (!(current->flags & PF_KTHREAD))
-		return false;
-	rcu_read_lock();
-	/* Pairs with the release in prepage_thread_add(). */
-	nr = smp_load_acquire(&prepage_nr_threads);
-	for (i = 0; i < nr && !found; i++)
-		found = READ_ONCE(prepage_threads[i]) == current;
-	rcu_read_unlock();
-	return found;
+/* The current task as a prepage thread; NULL if it is not one. */
+static struct prepage_worker *prepage_worker_current(void)
+{
+	if (!__prepage_speculative())
+		return NULL;
+	return container_of(kthread_data(current), struct prepage_worker, kw);
+}
+
+/**
+ * prepage_worker_set_context() - say what the current work is for
+ * @context:	what prepage_worker_context() returns from now on in this
+ *		thread; NULL when the work is done with it
+ *
+ * Context: a work running on a prepage thread.
+ */
+void prepage_worker_set_context(void *context)
+{
+	struct prepage_worker *pw = prepage_worker_current();
+
+	if (!WARN_ON_ONCE(!pw))
+		pw->context = context;
+}
+
+/**
+ * prepage_worker_context() - what the current prepage thread works for
+ *
+ * Any task may ask, in any context: a hook called where a page is added
+ * to the page cache asks whether a prepager added it.
+ *
+ * Return: what the work it is running set, or NULL if the current task
+ * is not a prepage thread or its work set nothing.
+ */
+void *prepage_worker_context(void)
+{
+	struct prepage_worker *pw = prepage_worker_current();
+
+	return pw ? pw->context : NULL;
+}
+
+/*
+ * Start a prepage thread of scheduling @policy named @name, freezable as
+ * kthread_create_worker(KTW_FREEZABLE) makes one.
+ */
+static struct kthread_worker *prepage_worker_start(int policy,
+						   const char *name)
+{
+	struct sched_attr attr = { .sched_policy = policy };
+	struct prepage_worker *pw;
+	struct task_struct *task;
+
+	pw = kzalloc(sizeof(*pw), GFP_KERNEL);
+	if (!pw)
+		return ERR_PTR(-ENOMEM);
+	kthread_init_worker(&pw->kw);
+	task = kthread_create(prepage_worker_fn, &pw->kw, "%s", name);
+	if (IS_ERR(task)) {
+		kfree(pw);
+		return ERR_CAST(task);
+	}
+	sched_setattr_nocheck(task, &attr);
+	pw->kw.flags = KTW_FREEZABLE;
+	pw->kw.task = task;
+	wake_up_process(task);
+	return &pw->kw;
 }
 
 /**
@@ -89,20 +143,19 @@ bool __prepage_speculative(void)
 int prepage_idle_workers_create(struct kthread_worker **workers,
 				unsigned int max, const char *name)
 {
-	struct sched_attr idle = { .sched_policy = SCHED_IDLE };
 	unsigned int i, nr = clamp(num_possible_cpus(), 1U, max);
+	char comm[PREPAGE_WORKER_NAME_LEN];
 
 	for (i = 0; i < nr; i++) {
 		struct kthread_worker *w;
 
-		w = kthread_create_worker(KTW_FREEZABLE, "%s/%u", name, i);
+		snprintf(comm, sizeof(comm), "%s/%u", name, i);
+		w = prepage_worker_start(SCHED_IDLE, comm);
 		if (IS_ERR(w)) {
 			if (!i)
 				return PTR_ERR(w);
 			break;
 		}
-		sched_setattr_nocheck(w->task, &idle);
-		prepage_thread_add(w->task);
 		workers[i] = w;
 	}
 	return i;
@@ -125,48 +178,41 @@ int prepage_idle_workers_create(struct kthread_worker **workers,
  */
 struct kthread_worker *prepage_worker_create(const char *name)
 {
-	struct sched_attr batch = { .sched_policy = SCHED_BATCH };
-	struct kthread_worker *w;
-
-	w = kthread_create_worker(KTW_FREEZABLE, "%s", name);
-	if (IS_ERR(w))
-		return w;
-	sched_setattr_nocheck(w->task, &batch);
-	prepage_thread_add(w->task);
-	return w;
+	return prepage_worker_start(SCHED_BATCH, name);
 }
 
 /**
- * prepage_workers_destroy() - destroy kthread workers
- * @workers:	the workers, from prepage_idle_workers_create() or
+ * prepage_workers_destroy() - destroy prepage threads
+ * @workers:	the threads' workers, from prepage_idle_workers_create() or
  *		prepage_worker_create(), or NULL; set to NULL
- * @nr:		how many, at most %PREPAGE_MAX_THREADS
+ * @nr:		how many
  *
- * The pointers in @workers and the registry of prepage threads are
- * cleared first: whoever looks at them under rcu_read_lock() finds the
- * workers alive, or not at all. Called when prepage is disabled, with
- * the lock that serializes enabling and disabling it, once no work is
- * queued on them and none can be: every address space's prepage state is
- * shut down.
+ * The pointers in @workers are cleared first: whoever reads them under
+ * rcu_read_lock() finds the workers alive, or not at all. Called when
+ * prepage is disabled, with the lock that serializes enabling and
+ * disabling it, once no work is queued on them and none can be: every
+ * address space's prepage state is shut down.
  */
 void prepage_workers_destroy(struct kthread_worker **workers, unsigned int nr)
 {
 	struct kthread_worker *gone[PREPAGE_MAX_THREADS];
-	unsigned int i, j;
+	unsigned int i;
 
 	if (WARN_ON_ONCE(nr > PREPAGE_MAX_THREADS))
 		nr = PREPAGE_MAX_THREADS;
 	for (i = 0; i < nr; i++) {
 		gone[i] = workers[i];
 		WRITE_ONCE(workers[i], NULL);
-		for (j = 0; gone[i] && j < prepage_nr_threads; j++)
-			if (prepage_threads[j] == gone[i]->task)
-				WRITE_ONCE(prepage_threads[j], NULL);
 	}
 	if (!nr)
 		return;
 	synchronize_rcu();
-	for (i = 0; i < nr; i++)
-		if (gone[i])
-			kthread_destroy_worker(gone[i]);
+	for (i = 0; i < nr; i++) {
+		if (!gone[i])
+			continue;
+		kthread_flush_worker(gone[i]);
+		kthread_stop(gone[i]->task);
+		WARN_ON(!list_empty(&gone[i]->work_list));
+		kfree(container_of(gone[i], struct prepage_worker, kw));
+	}
 }
