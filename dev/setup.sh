@@ -12,7 +12,7 @@ pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
       quilt xz-utils file make gcc libc6-dev python3 python3-ply python3-git
       perl git kmod rsync ocaml-nox gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       gcc-powerpc64le-linux-gnu libcap-dev libnuma-dev liburing-dev trace-cmd
-      linux-perf python3-venv abigail-tools)
+      linux-perf python3-venv abigail-tools python3-sphinx)
 # rsync: the kselftest install target; ocaml-nox: coccicheck's OCaml-scripted
 # rules (ocamlopt, which --no-install-recommends leaves out);
 # gcc-aarch64-linux-gnu, gcc-powerpc64le-linux-gnu: the arm64 (16K pages)
@@ -23,6 +23,7 @@ pkgs=(linux-source-6.12 qemu-system-x86 sparse coccinelle ccache
 # into the guest by dev/vm.sh -k for the tests that the series' events parse
 # in them. python3-venv: the virtualenv b4 is installed in (below).
 # abigail-tools: abidw and abidiff, the KMI check (dev/abi-check.sh).
+# python3-sphinx: make htmldocs of the series' documents (dev/static-checks.sh).
 # bench: matplotlib for the report's plots; the real programs the
 # benchmark runs as apps (bench/apps/*/manifest: their PACKAGES, and
 # javac for the JVM app) and strace, with which bench/stage-apps.sh finds

@@ -84,6 +84,21 @@ for f in "${touched[@]}"; do
 done
 git -C "$chk" checkout -q "$head_ref"
 
+# --- the documents, rendered ------------------------------------------------
+# Sphinx (make htmldocs) on the directories that hold the series'
+# documents: no warning may come from a file of the series, the documents
+# or the sources whose kernel-doc they render (built alone, the other
+# documents of these directories warn of labels defined elsewhere).
+docdirs="mm admin-guide/mm trace"
+if make -s -C "$chk" O="$BUILD/docs" SPHINXDIRS="$docdirs" htmldocs \
+	>"$BUILD/docs.log" 2>&1; then
+	warn=$(grep -E 'Documentation/(mm|admin-guide/mm|trace)/prepage|events-prepage|mm/prepage/|include/linux/prepage|trace/events/prepage' "$BUILD/docs.log" || true)
+	if [ -z "$warn" ]; then pass "htmldocs ($docdirs)"
+	else echo "$warn"; fail "htmldocs ($docdirs): warnings in the series' files"; fi
+else
+	tail -20 "$BUILD/docs.log"; fail "htmldocs ($docdirs)"
+fi
+
 # --- per-patch build, with sparse and coccicheck at base and head ----------
 # The head's config is the test kernel's (dev/build.sh configured it).
 [ -f "$KOBJ/.config" ] || die "no configured kernel in $KOBJ: run dev/build.sh"

@@ -4,8 +4,12 @@
  *
  * The state of an address space lives in a hash keyed by its mm, as KSM
  * and khugepaged keep theirs, so that no field is added to mm_struct.
+ */
+
+/**
+ * DOC: Lock order
  *
- * Lock order, outermost first:
+ * Outermost first::
  *
  *   prepage_admin_lock		enabling and disabling prepage; held
  *				while disabling shuts every state down

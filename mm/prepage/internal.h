@@ -35,82 +35,87 @@ enum prepage_state {
 	PREPAGE_SWITCHING,
 };
 
-/**
- * enum prepage_stat_item - per address space counters
- * @PREPAGE_STAT_SWITCHES:	windows opened
- * @PREPAGE_STAT_RESTARTS:	windows restarted by a start while switching
- * @PREPAGE_STAT_FILE_PREPAGED:	file pages the engine inserted into the
- *				page cache
- * @PREPAGE_STAT_FILE_HIT:	of those, pages the app accessed in the window
- * @PREPAGE_STAT_FILE_MISS:	pages the app accessed in a window that it
- *				had to read into the page cache itself
- * @PREPAGE_STAT_FILE_DEMOTED:	prepaged pages the app did not use in the
- *				window, put where reclaim takes them first
- * @PREPAGE_STAT_FILE_EVICTED:	prepaged pages reclaimed before the app used
- *				them in the window
- * @PREPAGE_STAT_FILE_LATE:	of the misses, target pages the engine had
- *				not prepaged: the app reached them first (or
- *				the budget ran out)
- * @PREPAGE_STAT_FILE_STALE:	table lines dropped because the file changed
- * @PREPAGE_STAT_BUDGET_STOPS:	windows whose prepaging stopped because it
- *				had brought in max_switch_kbytes
- * @PREPAGE_STAT_CLOSED_STOPS:	windows that closed (end, reset, exit,
- *				prepage disabled; not a restart) while their
- *				prepagers were queued or running, or waited
- *				to start, and had not stopped for the budget
- *				or for memory
- * @PREPAGE_STAT_NOMEM_STOPS:	windows whose prepaging stopped for want of
- *				memory for the engine's own bookkeeping (to
- *				plan the window or to record what it
- *				prepaged)
- * @PREPAGE_STAT_LOG_DROPPED:	accesses not logged because the log was full
- * @PREPAGE_STAT_ANON_PREPAGED:	anonymous pages the engine swapped in and
- *				mapped
- * @PREPAGE_STAT_ANON_HIT:	of those, pages the app accessed in the window
- * @PREPAGE_STAT_ANON_MISS:	pages the app swapped in itself in a window
- * @PREPAGE_STAT_ANON_EVICTED:	prepaged pages swapped out again in the
- *				window before the app used them
- * @PREPAGE_STAT_ANON_DEMOTED:	prepaged pages the app did not use in the
- *				window, deactivated as MADV_COLD does
- * @PREPAGE_STAT_ANON_LATE:	of the misses, pages of the window's plan
- *				that were not prepaged: the app reached them
- *				first (or the budget ran out, or the page was
- *				skipped)
- * @PREPAGE_STAT_FILE_SAT_OUT:	windows the file prepagers sat out, backed
- *				off because their prepaging had not paid
- * @PREPAGE_STAT_ANON_SAT_OUT:	windows the anonymous prepagers sat out,
- *				backed off because their prepaging had not
- *				paid
- * @PREPAGE_STAT_PRESSURE_STOPS: windows whose prepaging stopped because
- *				it would have made the app's memory cgroup,
- *				or the memory of its node, reclaim
- * @NR_PREPAGE_STAT:		number of counters
+/*
+ * PREPAGE_STAT_ITEMS() - the counters of an address space. X(item, key)
+ * for each, in the order of &enum prepage_stat_item and of the "key
+ * value" lines of /proc/<pid>/prepage_stat and of their sums over the
+ * system in /sys/kernel/mm/prepage/stat, which take their keys from here:
+ *
+ * switches:		windows opened
+ * restarts:		windows restarted by a start while switching
+ * file_prepaged:	file pages the engine inserted into the page
+ *			cache
+ * file_hit:		of those, pages the app accessed in the window
+ * file_miss:		pages the app accessed in a window that it had
+ *			to read into the page cache itself
+ * file_demoted:	prepaged pages the app did not use in the
+ *			window, put where reclaim takes them first
+ * file_evicted:	prepaged pages reclaimed before the app used
+ *			them in the window
+ * file_late:		of the misses, target pages the engine had not
+ *			prepaged: the app reached them first (or the
+ *			budget ran out)
+ * file_stale:		table lines dropped because the file changed
+ * budget_stops:	windows whose prepaging stopped because it had
+ *			brought in max_switch_kbytes
+ * closed_stops:	windows that closed (end, reset, exit, prepage
+ *			disabled; not a restart) while their prepagers
+ *			were queued or running, or waited to start, and
+ *			had not stopped for the budget or for memory
+ * nomem_stops:		windows whose prepaging stopped for want of
+ *			memory for the engine's own bookkeeping (to plan
+ *			the window or to record what it prepaged)
+ * log_dropped:		accesses not logged because the log was full
+ * anon_prepaged:	anonymous pages the engine swapped in and mapped
+ * anon_hit:		of those, pages the app accessed in the window
+ * anon_miss:		pages the app swapped in itself in a window
+ * anon_evicted:	prepaged pages swapped out again in the window
+ *			before the app used them
+ * anon_demoted:	prepaged pages the app did not use in the
+ *			window, deactivated as MADV_COLD does
+ * anon_late:		of the misses, pages of the window's plan that
+ *			were not prepaged: the app reached them first
+ *			(or the budget ran out, or the page was skipped)
+ * file_sat_out:	windows the file prepagers sat out, backed off
+ *			because their prepaging had not paid
+ * anon_sat_out:	windows the anonymous prepagers sat out, backed
+ *			off because their prepaging had not paid
+ * pressure_stops:	windows whose prepaging stopped because it would
+ *			have made the app's memory cgroup, or the memory
+ *			of its node, reclaim
  */
+#define PREPAGE_STAT_ITEMS(X)						\
+	X(PREPAGE_STAT_SWITCHES, "switches")				\
+	X(PREPAGE_STAT_RESTARTS, "restarts")				\
+	X(PREPAGE_STAT_FILE_PREPAGED, "file_prepaged")			\
+	X(PREPAGE_STAT_FILE_HIT, "file_hit")				\
+	X(PREPAGE_STAT_FILE_MISS, "file_miss")				\
+	X(PREPAGE_STAT_FILE_DEMOTED, "file_demoted")			\
+	X(PREPAGE_STAT_FILE_EVICTED, "file_evicted")			\
+	X(PREPAGE_STAT_FILE_LATE, "file_late")				\
+	X(PREPAGE_STAT_FILE_STALE, "file_stale")			\
+	X(PREPAGE_STAT_BUDGET_STOPS, "budget_stops")			\
+	X(PREPAGE_STAT_CLOSED_STOPS, "closed_stops")			\
+	X(PREPAGE_STAT_NOMEM_STOPS, "nomem_stops")			\
+	X(PREPAGE_STAT_LOG_DROPPED, "log_dropped")			\
+	X(PREPAGE_STAT_ANON_PREPAGED, "anon_prepaged")			\
+	X(PREPAGE_STAT_ANON_HIT, "anon_hit")				\
+	X(PREPAGE_STAT_ANON_MISS, "anon_miss")				\
+	X(PREPAGE_STAT_ANON_EVICTED, "anon_evicted")			\
+	X(PREPAGE_STAT_ANON_DEMOTED, "anon_demoted")			\
+	X(PREPAGE_STAT_ANON_LATE, "anon_late")				\
+	X(PREPAGE_STAT_FILE_SAT_OUT, "file_sat_out")			\
+	X(PREPAGE_STAT_ANON_SAT_OUT, "anon_sat_out")			\
+	X(PREPAGE_STAT_PRESSURE_STOPS, "pressure_stops")
+
+#define PREPAGE_STAT_ENUM(item, key)	item,
+/* The counters of PREPAGE_STAT_ITEMS(), then their number. */
 enum prepage_stat_item {
-	PREPAGE_STAT_SWITCHES,
-	PREPAGE_STAT_RESTARTS,
-	PREPAGE_STAT_FILE_PREPAGED,
-	PREPAGE_STAT_FILE_HIT,
-	PREPAGE_STAT_FILE_MISS,
-	PREPAGE_STAT_FILE_DEMOTED,
-	PREPAGE_STAT_FILE_EVICTED,
-	PREPAGE_STAT_FILE_LATE,
-	PREPAGE_STAT_FILE_STALE,
-	PREPAGE_STAT_BUDGET_STOPS,
-	PREPAGE_STAT_CLOSED_STOPS,
-	PREPAGE_STAT_NOMEM_STOPS,
-	PREPAGE_STAT_LOG_DROPPED,
-	PREPAGE_STAT_ANON_PREPAGED,
-	PREPAGE_STAT_ANON_HIT,
-	PREPAGE_STAT_ANON_MISS,
-	PREPAGE_STAT_ANON_EVICTED,
-	PREPAGE_STAT_ANON_DEMOTED,
-	PREPAGE_STAT_ANON_LATE,
-	PREPAGE_STAT_FILE_SAT_OUT,
-	PREPAGE_STAT_ANON_SAT_OUT,
-	PREPAGE_STAT_PRESSURE_STOPS,
+	PREPAGE_STAT_ITEMS(PREPAGE_STAT_ENUM)
 	NR_PREPAGE_STAT,
 };
+
+#undef PREPAGE_STAT_ENUM
 
 /**
  * enum prepage_log_kind - what a window log entry records

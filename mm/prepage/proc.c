@@ -127,30 +127,13 @@ int prepage_show_tables(struct seq_file *m, struct mm_struct *mm)
 	return 0;
 }
 
+/* The keys, in the order of the enum: both come from the one list. */
+#define PREPAGE_STAT_NAME(item, key)	key,
 static const char * const prepage_stat_names[NR_PREPAGE_STAT] = {
-	[PREPAGE_STAT_SWITCHES]		= "switches",
-	[PREPAGE_STAT_RESTARTS]		= "restarts",
-	[PREPAGE_STAT_FILE_PREPAGED]	= "file_prepaged",
-	[PREPAGE_STAT_FILE_HIT]		= "file_hit",
-	[PREPAGE_STAT_FILE_MISS]	= "file_miss",
-	[PREPAGE_STAT_FILE_DEMOTED]	= "file_demoted",
-	[PREPAGE_STAT_FILE_EVICTED]	= "file_evicted",
-	[PREPAGE_STAT_FILE_LATE]	= "file_late",
-	[PREPAGE_STAT_FILE_STALE]	= "file_stale",
-	[PREPAGE_STAT_BUDGET_STOPS]	= "budget_stops",
-	[PREPAGE_STAT_CLOSED_STOPS]	= "closed_stops",
-	[PREPAGE_STAT_NOMEM_STOPS]	= "nomem_stops",
-	[PREPAGE_STAT_LOG_DROPPED]	= "log_dropped",
-	[PREPAGE_STAT_ANON_PREPAGED]	= "anon_prepaged",
-	[PREPAGE_STAT_ANON_HIT]		= "anon_hit",
-	[PREPAGE_STAT_ANON_MISS]	= "anon_miss",
-	[PREPAGE_STAT_ANON_EVICTED]	= "anon_evicted",
-	[PREPAGE_STAT_ANON_DEMOTED]	= "anon_demoted",
-	[PREPAGE_STAT_ANON_LATE]	= "anon_late",
-	[PREPAGE_STAT_FILE_SAT_OUT]	= "file_sat_out",
-	[PREPAGE_STAT_ANON_SAT_OUT]	= "anon_sat_out",
-	[PREPAGE_STAT_PRESSURE_STOPS]	= "pressure_stops",
+	PREPAGE_STAT_ITEMS(PREPAGE_STAT_NAME)
 };
+
+#undef PREPAGE_STAT_NAME
 
 /**
  * prepage_stat_name() - the key of a counter
