@@ -1024,16 +1024,19 @@ static unsigned int prepage_lead_defer(unsigned int lead,
  */
 static void prepage_side_unstart(struct prepage_mm *pm, unsigned int i)
 {
-	bool settle;
+	bool idle, settle;
 
 	spin_lock(&pm->log_lock);
 	WRITE_ONCE(pm->running, pm->running & ~BIT(i));
-	settle = !pm->running && (READ_ONCE(pm->settling) ||
-				  READ_ONCE(pm->start_mask) ||
-				  READ_ONCE(pm->shut));
-	if (!pm->running)
+	idle = !pm->running;
+	settle = idle && (READ_ONCE(pm->settling) ||
+			  READ_ONCE(pm->start_mask) || READ_ONCE(pm->shut));
+	if (idle)
 		atomic_dec(&prepage_nr_running);
 	spin_unlock(&pm->log_lock);
+	/* The other side's prepagers may have been the window's last. */
+	if (idle)
+		prepage_prepagers_idle(pm);
 	if (settle)
 		prepage_settle_queue(pm);
 	/* Not the last: the caller holds one. */

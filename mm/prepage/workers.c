@@ -2,7 +2,7 @@
 /*
  * prepage worker threads: the kthread workers the file and anonymous
  * prepagers run on, created when prepage is enabled and destroyed when it
- * is disabled, each knowing what its current work is for. See workers.h.
+ * is disabled, each knowing what its current work is for.
  */
 
 #include <linux/bug.h>
@@ -11,16 +11,12 @@
 #include <linux/kthread.h>
 #include <linux/minmax.h>
 #include <linux/prepage.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sprintf.h>
 #include <uapi/linux/sched/types.h>
 
 #include "workers.h"
-
-/* The most threads one prepage_workers_destroy() call destroys. */
-#define PREPAGE_MAX_THREADS	32
 
 /* Room for a thread's name, as kthread_create() keeps a long one. */
 #define PREPAGE_WORKER_NAME_LEN	32
@@ -187,32 +183,24 @@ struct kthread_worker *prepage_worker_create(const char *name)
  *		prepage_worker_create(), or NULL; set to NULL
  * @nr:		how many
  *
- * The pointers in @workers are cleared first: whoever reads them under
- * rcu_read_lock() finds the workers alive, or not at all. Called when
- * prepage is disabled, with the lock that serializes enabling and
- * disabling it, once no work is queued on them and none can be: every
- * address space's prepage state is shut down.
+ * Called when prepage is disabled, with the lock that serializes enabling
+ * and disabling it, once no work is queued on them and none can be: every
+ * address space's prepage state is shut down, and nothing else reads
+ * @workers.
  */
 void prepage_workers_destroy(struct kthread_worker **workers, unsigned int nr)
 {
-	struct kthread_worker *gone[PREPAGE_MAX_THREADS];
 	unsigned int i;
 
-	if (WARN_ON_ONCE(nr > PREPAGE_MAX_THREADS))
-		nr = PREPAGE_MAX_THREADS;
 	for (i = 0; i < nr; i++) {
-		gone[i] = workers[i];
-		WRITE_ONCE(workers[i], NULL);
-	}
-	if (!nr)
-		return;
-	synchronize_rcu();
-	for (i = 0; i < nr; i++) {
-		if (!gone[i])
+		struct kthread_worker *w = workers[i];
+
+		workers[i] = NULL;
+		if (!w)
 			continue;
-		kthread_flush_worker(gone[i]);
-		kthread_stop(gone[i]->task);
-		WARN_ON(!list_empty(&gone[i]->work_list));
-		kfree(container_of(gone[i], struct prepage_worker, kw));
+		kthread_flush_worker(w);
+		kthread_stop(w->task);
+		WARN_ON(!list_empty(&w->work_list));
+		kfree(container_of(w, struct prepage_worker, kw));
 	}
 }

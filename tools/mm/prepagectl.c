@@ -729,9 +729,12 @@ static void stat_side(struct kv *kv, int n, const char *side, bool tables)
 /* Why windows' prepaging stopped early, and what the logs missed. */
 static void stat_stops(struct kv *kv, int n)
 {
-	printf("\n  stops: budget %llu  closed %llu  nomem %llu  log dropped %llu",
-	       kv_get(kv, n, "budget_stops"), kv_get(kv, n, "closed_stops"),
-	       kv_get(kv, n, "nomem_stops"), kv_get(kv, n, "log_dropped"));
+	printf("\n  stops: budget %llu  pressure %llu  closed %llu  nomem %llu",
+	       kv_get(kv, n, "budget_stops"), kv_get(kv, n, "pressure_stops"),
+	       kv_get(kv, n, "closed_stops"), kv_get(kv, n, "nomem_stops"));
+	printf("\n  sat out: file %llu  anon %llu  log dropped %llu",
+	       kv_get(kv, n, "file_sat_out"), kv_get(kv, n, "anon_sat_out"),
+	       kv_get(kv, n, "log_dropped"));
 }
 
 /*
