@@ -379,16 +379,16 @@ static void prepage_prepagers_idle(struct prepage_mm *pm)
  * @pm:		the prepage state
  * @side:	the backend
  *
- * Called once by the last prepager of each start of a backend that
- * queued one (&prepage_ops.start), stopped or not, when it no longer
- * uses anything of the backend's state. Starts the side that waits for
+ * Called once for each start of a backend (&prepage_ops.start): by the
+ * last prepager it queued, stopped or not, when it no longer uses
+ * anything of the backend's state; by the core if it queued none. Starts the side that waits for
  * the lead's, if one does (its lead work checks that the lead's
  * prepagers are done); else notes how long the window's prepagers took,
  * once those of every backend are done. The last prepager of the state
  * queues its settle work if something waited for them to stop.
  *
- * Context: a prepage thread, or a backend's start, with the state's lock
- * held. Drops the reference the core took for the side.
+ * Context: a prepage thread, or the start of a side, with the state's
+ * lock held. Drops the reference the core took for the side.
  */
 void prepage_prepagers_done(struct prepage_mm *pm, enum prepage_side side)
 {
@@ -1017,33 +1017,6 @@ static unsigned int prepage_lead_defer(unsigned int lead,
 }
 
 /*
- * Undo what prepage_side_start() set for backend @i of @pm, whose start
- * queued no prepager. The last prepager of another side may have ended
- * meanwhile and seen this one's bit: if what waits for them all to be
- * done was pending, its settle work is queued here instead.
- */
-static void prepage_side_unstart(struct prepage_mm *pm, unsigned int i)
-{
-	bool idle, settle;
-
-	spin_lock(&pm->log_lock);
-	WRITE_ONCE(pm->running, pm->running & ~BIT(i));
-	idle = !pm->running;
-	settle = idle && (READ_ONCE(pm->settling) ||
-			  READ_ONCE(pm->start_mask) || READ_ONCE(pm->shut));
-	if (idle)
-		atomic_dec(&prepage_nr_running);
-	spin_unlock(&pm->log_lock);
-	/* The other side's prepagers may have been the window's last. */
-	if (idle)
-		prepage_prepagers_idle(pm);
-	if (settle)
-		prepage_settle_queue(pm);
-	/* Not the last: the caller holds one. */
-	prepage_mm_put(pm);
-}
-
-/*
  * Start the prepagers of backend @i for @pm's open window. The back-off
  * judges a window by the targets of the side's first start in it (a
  * restarted window by those of its first start). Return: whether a
@@ -1076,8 +1049,12 @@ static bool prepage_side_start(struct prepage_mm *pm, unsigned int i)
 	WRITE_ONCE(pm->running, pm->running | BIT(i));
 	spin_unlock(&pm->log_lock);
 	queued = ops->start(pm);
+	/*
+	 * Then none will say it is done: the core does, as the last of them
+	 * would, in case the other side's last ended meanwhile.
+	 */
 	if (!queued)
-		prepage_side_unstart(pm, i);
+		prepage_prepagers_done(pm, i);
 	/* A side can bring in no more than the window's budget. */
 	if (!b->targets && ops->targets)
 		b->targets = min(ops->targets(pm), pm->window_budget);
