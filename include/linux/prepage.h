@@ -19,6 +19,79 @@ struct folio;
 struct mm_struct;
 struct seq_file;
 
+/*
+ * Why a switch window closed, &enum prepage_close_reason, with the name
+ * its events print (include/trace/events/prepage.h), as EM(reason, name)
+ * and EMe() for the last:
+ * PREPAGE_CLOSE_END: "end" was written: the window is counted and
+ *	learned from.
+ * PREPAGE_CLOSE_RESTART: "start" was written in the window: its log is
+ *	dropped, what was prepaged goes on in the new window.
+ * PREPAGE_CLOSE_RESET: "reset" was written in the window: discarded.
+ * PREPAGE_CLOSE_EXIT: the address space went away.
+ * PREPAGE_CLOSE_DISABLED: prepage was disabled.
+ */
+#define PREPAGE_CLOSE_REASONS(EM, EMe)				\
+	EM(PREPAGE_CLOSE_END,		"end")			\
+	EM(PREPAGE_CLOSE_RESTART,	"restart")		\
+	EM(PREPAGE_CLOSE_RESET,		"reset")		\
+	EM(PREPAGE_CLOSE_EXIT,		"exit")			\
+	EMe(PREPAGE_CLOSE_DISABLED,	"disabled")
+
+/*
+ * Why prepage threads stopped for a window, &enum prepage_stop_reason,
+ * likewise:
+ * PREPAGE_STOP_DONE: they covered everything they were to cover.
+ * PREPAGE_STOP_BUDGET: the window's max_switch_kbytes was spent.
+ * PREPAGE_STOP_PRESSURE: bringing more in would have made the app's
+ *	memory cgroup, or the memory of the node, reclaim.
+ * PREPAGE_STOP_NOMEM: no memory to plan the window or to record what
+ *	they prepaged.
+ * PREPAGE_STOP_END, PREPAGE_STOP_RESTART, PREPAGE_STOP_RESET,
+ * PREPAGE_STOP_EXIT, PREPAGE_STOP_DISABLED: the window closed first, for
+ *	that &enum prepage_close_reason, in its order.
+ * PREPAGE_STOP_TABLE: the table they worked from was replaced first.
+ * Every reason but PREPAGE_STOP_DONE is non-zero.
+ */
+#define PREPAGE_STOP_REASONS(EM, EMe)				\
+	EM(PREPAGE_STOP_DONE,		"done")			\
+	EM(PREPAGE_STOP_BUDGET,		"budget")		\
+	EM(PREPAGE_STOP_PRESSURE,	"pressure")		\
+	EM(PREPAGE_STOP_NOMEM,		"nomem")		\
+	EM(PREPAGE_STOP_END,		"end")			\
+	EM(PREPAGE_STOP_RESTART,	"restart")		\
+	EM(PREPAGE_STOP_RESET,		"reset")		\
+	EM(PREPAGE_STOP_EXIT,		"exit")			\
+	EM(PREPAGE_STOP_DISABLED,	"disabled")		\
+	EMe(PREPAGE_STOP_TABLE,		"table")
+
+#define PREPAGE_REASON_ENUM(reason, name)	reason,
+/* See PREPAGE_CLOSE_REASONS(). */
+enum prepage_close_reason {
+	PREPAGE_CLOSE_REASONS(PREPAGE_REASON_ENUM, PREPAGE_REASON_ENUM)
+};
+
+/* See PREPAGE_STOP_REASONS(). */
+enum prepage_stop_reason {
+	PREPAGE_STOP_REASONS(PREPAGE_REASON_ENUM, PREPAGE_REASON_ENUM)
+};
+#undef PREPAGE_REASON_ENUM
+
+/*
+ * The counts of a window in its close event, by backend in the order of
+ * their sides: pages prepaged, hits and misses of the file side, then of
+ * the anonymous side.
+ */
+enum prepage_window_count {
+	PREPAGE_WINDOW_FILE_PREPAGED,
+	PREPAGE_WINDOW_FILE_HIT,
+	PREPAGE_WINDOW_FILE_MISS,
+	PREPAGE_WINDOW_ANON_PREPAGED,
+	PREPAGE_WINDOW_ANON_HIT,
+	PREPAGE_WINDOW_ANON_MISS,
+	PREPAGE_NR_WINDOW_COUNTS,
+};
+
 #ifdef CONFIG_PREPAGE
 
 DECLARE_STATIC_KEY_FALSE(prepage_key);

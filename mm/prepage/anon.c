@@ -770,6 +770,7 @@ struct anon_end {
 	const struct prepage_extents *missed;	/* the app's swap-ins */
 	struct prepage_extents *unused;	/* prepaged, present, not used */
 	bool cleared;			/* an accessed bit was cleared */
+	unsigned long refetched;	/* prepaged, out, swapped in by the app */
 };
 
 /* The plan entry of page @vpn, or NULL (calls come in vpn order). */
@@ -805,7 +806,7 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 			prepage_stat_add(e->pm, PREPAGE_STAT_ANON_EVICTED, 1);
 			/* The app's own swap-in set the accessed bit. */
 			if (young)
-				e->pm->backoff[PREPAGE_SIDE_ANON].refetched++;
+				e->refetched++;
 		} else if (present && !young)
 			/* On -ENOMEM the page is not demoted. */
 			prepage_extents_add(e->unused, vpn, 1);
@@ -825,12 +826,15 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 	anon_table_set_entry(t, vpn, next);
 }
 
+static const struct prepage_ops prepage_anon_ops;
+
 /**
  * prepage_anon_window_close() - account a closed window and learn from it
  * @pm:		the prepage state; its lock is held, its prepagers stopped,
  *		and the caller holds a user of its address space
  * @log:	the window's access log
  * @nr:		number of entries in @log
+ * @out:	the window's outcome for the anonymous side
  *
  * Counts the window's anonymous misses (pages the app swapped in itself)
  * and hits (prepaged pages whose accessed bit is set), adds the pages the
@@ -845,7 +849,8 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
  */
 static void prepage_anon_window_close(struct prepage_mm *pm,
 				      struct prepage_log_entry *log,
-				      unsigned int nr)
+				      unsigned int nr,
+				      struct prepage_outcome *out)
 {
 	unsigned int timeout = READ_ONCE(prepage_anon_timeout);
 	struct prepage_anon_table *t = anon_mm(pm)->table;
@@ -920,6 +925,8 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 	kvfree(anon_mm(pm)->plan);
 	anon_mm(pm)->plan = NULL;
 	anon_mm(pm)->plan_nr = 0;
+	out->refetched = e.refetched;
+	prepage_window_counts(pm, &prepage_anon_ops, out);
 }
 
 /* ---- the anonymous prepager ---------------------------------------------- */
@@ -1775,6 +1782,7 @@ static const struct prepage_ops prepage_anon_ops = {
 	.stat_prepaged	= PREPAGE_STAT_ANON_PREPAGED,
 	.stat_hit	= PREPAGE_STAT_ANON_HIT,
 	.stat_miss	= PREPAGE_STAT_ANON_MISS,
+	.wait_kind	= PREPAGE_LOG_ANON_SWAPIN,
 	.stat_sat_out	= PREPAGE_STAT_ANON_SAT_OUT,
 	.min_precision	= &prepage_anon_min_precision_permille,
 	.targets	= prepage_anon_targets,

@@ -221,7 +221,6 @@ static struct prepage_mm *prepage_mm_alloc(void)
 	pm->state = PREPAGE_IDLE;
 	INIT_WORK(&pm->settle_work, prepage_settle_fn);
 	pm->lead = PREPAGE_NR_SIDES;
-	pm->deferred = PREPAGE_NR_SIDES;
 	INIT_WORK(&pm->lead_work, prepage_lead_fn);
 	spin_lock_init(&pm->log_lock);
 	return pm;
@@ -362,8 +361,7 @@ static void prepage_lead_queue(struct prepage_mm *pm)
  */
 bool prepage_prepaging(struct prepage_mm *pm)
 {
-	return READ_ONCE(pm->deferred) < PREPAGE_NR_SIDES ||
-	       READ_ONCE(pm->running) || READ_ONCE(pm->start_mask);
+	return READ_ONCE(pm->deferred) || READ_ONCE(pm->running) || READ_ONCE(pm->start_mask);
 }
 
 /* Note how long the window's prepagers took, if they are all done. */
@@ -406,7 +404,7 @@ void prepage_prepagers_done(struct prepage_mm *pm, enum prepage_side side)
 		  READ_ONCE(pm->shut);
 	spin_unlock(&pm->log_lock);
 	/* The work checks again whether they are done, under the lock. */
-	if (deferred < PREPAGE_NR_SIDES)
+	if (deferred)
 		prepage_lead_queue(pm);
 	else if (idle)
 		prepage_prepagers_idle(pm);
@@ -688,6 +686,15 @@ static void prepage_mm_unhash(struct prepage_mm *pm)
 	WRITE_ONCE(pm->dead, true);
 }
 
+/* The stop reason of prepagers whose window closes for @reason. */
+static enum prepage_stop_reason
+prepage_stop_reason_of(enum prepage_close_reason reason)
+{
+	static_assert(PREPAGE_STOP_DISABLED - PREPAGE_STOP_END ==
+		      PREPAGE_CLOSE_DISABLED - PREPAGE_CLOSE_END);
+	return PREPAGE_STOP_END + (reason - PREPAGE_CLOSE_END);
+}
+
 /*
  * Stop logging and close @pm's window (caller holds @pm->lock), for
  * @reason, telling its prepagers to stop (without waiting). A window
@@ -711,7 +718,8 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 	pm->stop_reason = prepage_stop_reason_of(reason);
 	/* A side still waiting for the lead's prepagers does not start. */
 	spin_lock(&pm->log_lock);
-	WRITE_ONCE(pm->deferred, PREPAGE_NR_SIDES);
+	WRITE_ONCE(pm->deferred, 0);
+	pm->reach_kinds = 0;
 	spin_unlock(&pm->log_lock);
 	/* Nor does one waiting for those of an earlier stop. */
 	WRITE_ONCE(pm->start_mask, 0);
@@ -733,34 +741,57 @@ static unsigned int __prepage_window_close(struct prepage_mm *pm,
 	return nr;
 }
 
+/**
+ * prepage_window_counts() - what a backend's counters gained in a window
+ * @pm:		the prepage state
+ * @ops:	the backend
+ * @out:	its outcome of the window
+ *
+ * Sets @out's pages prepaged, hits and misses from the backend's counters,
+ * since the window opened (first, if it was restarted): for the backend
+ * to return from &prepage_ops.window_close once it counted the window.
+ */
+void prepage_window_counts(struct prepage_mm *pm,
+			   const struct prepage_ops *ops,
+			   struct prepage_outcome *out)
+{
+	out->prepaged = prepage_stat_read(pm, ops->stat_prepaged) -
+			pm->window_stat[ops->stat_prepaged];
+	if (ops->stat_hit)
+		out->hit = prepage_stat_read(pm, ops->stat_hit) -
+			   pm->window_stat[ops->stat_hit];
+	out->miss = prepage_stat_read(pm, ops->stat_miss) -
+		    pm->window_stat[ops->stat_miss];
+}
+
 /*
  * Fire the close event of @pm's window, closed for @reason with @logged
- * entries in its log, once it was counted: its counts are what the
- * backends' counters gained since it opened.
+ * entries in its log: with each backend's outcome @out of it, once it was
+ * counted; NULL if it was not, and then with what their counters gained
+ * since it opened.
  */
 static void prepage_window_closed(struct prepage_mm *pm,
 				  enum prepage_close_reason reason,
-				  unsigned int logged)
+				  unsigned int logged,
+				  const struct prepage_outcome *out)
 {
+	struct prepage_outcome uncounted[PREPAGE_NR_SIDES] = {};
 	unsigned long counts[PREPAGE_NR_WINDOW_COUNTS] = {};
 	const struct prepage_ops *ops;
 	unsigned int i;
 
 	if (!trace_prepage_window_close_enabled())
 		return;
-	BUILD_BUG_ON(PREPAGE_NR_WINDOW_COUNTS != 3 * PREPAGE_NR_SIDES ||
-		     PREPAGE_WINDOW_FILE_PREPAGED != 3 * PREPAGE_SIDE_FILE ||
-		     PREPAGE_WINDOW_ANON_PREPAGED != 3 * PREPAGE_SIDE_ANON);
-	for_each_prepage_ops(ops, i) {
-		unsigned long *c = &counts[3 * i];
-
-		c[0] = prepage_stat_read(pm, ops->stat_prepaged) -
-		       pm->window_stat[ops->stat_prepaged];
-		if (ops->stat_hit)
-			c[1] = prepage_stat_read(pm, ops->stat_hit) -
-			       pm->window_stat[ops->stat_hit];
-		c[2] = prepage_stat_read(pm, ops->stat_miss) -
-		       pm->window_stat[ops->stat_miss];
+	if (!out) {
+		for_each_prepage_ops(ops, i)
+			prepage_window_counts(pm, ops, &uncounted[i]);
+		out = uncounted;
+	}
+	BUILD_BUG_ON(PREPAGE_NR_WINDOW_COUNTS != 3 * PREPAGE_NR_SIDES);
+	for (i = 0; i < PREPAGE_NR_SIDES; i++) {
+		counts[3 * i] = out[i].prepaged;
+		counts[3 * i + 1] = out[i].hit;
+		counts[3 * i + 2] = out[i].miss;
 	}
 	trace_prepage_window_close(pm->slot.mm, pm->pid, reason,
 				   pm->last_window_ns, logged, pm->log_dropped,
@@ -810,7 +841,7 @@ static void prepage_mm_shutdown(struct prepage_mm *pm,
 	prepage_window_settle(pm);
 	if (pm->state == PREPAGE_SWITCHING)
 		prepage_window_closed(pm, reason,
-				      __prepage_window_close(pm, reason));
+				      __prepage_window_close(pm, reason), NULL);
 	/* Counted before the last prepager can see @shut. */
 	atomic_inc(&prepage_draining);
 	WRITE_ONCE(pm->shut, true);
@@ -889,7 +920,6 @@ static void prepage_backoff_open(struct prepage_mm *pm)
 			*b = (struct prepage_backoff){};
 		b->out = false;
 		b->unjudged = false;
-		b->refetched = 0;
 		b->targets = 0;
 		if (!b->skip || !pm->side[i] || !ops->start ||
 		    !READ_ONCE(*ops->enabled))
@@ -902,50 +932,42 @@ static void prepage_backoff_open(struct prepage_mm *pm)
 
 /**
  * prepage_backoff() - judge whether the prepaging of a window paid
- * @pm:		the prepage state, its window just closed and counted
- * @ops:	the backend
+ * @b:		a backend's back-off, its window just closed and counted
+ * @out:	the backend's outcome of the window
+ * @permille:	its min_precision_permille
+ * @unlogged:	it counts its hits from the log, and the window's log
+ *		lacks accesses
  *
  * A window paid for a backend if, of the pages the backend prepaged for
- * it, the app used at least its min_precision_permille (thousandths; 0
- * never backs off). A page reclaimed before the app used it was not
- * used, even if the app then brought it back in itself, which counts it
- * as a hit (and a miss): it cost its read or swap-in, and what it took
- * from reclaim, for nothing. One that did not pay
- * raises the backend's back-off level, and the backend sits out the next
- * 2^level - 1 windows; one that paid ends the back-off. A window in which
- * the backend prepaged fewer than %PREPAGE_BACKOFF_PAGES pages, or less
- * than 1/%PREPAGE_BACKOFF_SHARE of the target pages it started with, or
- * of the window's budget if smaller (the rest was resident: the few it
- * read, say stale entries of the table, tell little of whether it pays
- * when the app's pages are cold), or sat
- * out, or had its table replaced, or (if it counts its hits from the
- * log) whose log lacks accesses (restarted, or full: uses would look
- * like waste) tells nothing and changes nothing.
+ * it, the app used at least @permille thousandths (0 never backs off). A
+ * page reclaimed before the app used it was not used, even if the app
+ * then brought it back in itself, which counts it as a hit (and a miss):
+ * it cost its read or swap-in, and what it took from reclaim, for
+ * nothing. One that did not pay raises the backend's back-off level, and
+ * the backend sits out the next 2^level - 1 windows; one that paid ends
+ * the back-off. A window in which the backend prepaged fewer than
+ * %PREPAGE_BACKOFF_PAGES pages, or less than 1/%PREPAGE_BACKOFF_SHARE of
+ * the target pages it started with, or of the window's budget if
+ * smaller (the rest was resident: the few it read, say stale entries of
+ * the table, tell little of whether it pays when the app's pages are
+ * cold), or sat out, or had its table replaced, or is @unlogged (uses
+ * would look like waste) tells nothing and changes nothing.
  *
- * Context: @pm->lock held.
+ * It reads only @b and @out: the core judges every backend alike.
  */
-static void prepage_backoff(struct prepage_mm *pm,
-			    const struct prepage_ops *ops)
+static void prepage_backoff(struct prepage_backoff *b,
+			    const struct prepage_outcome *out,
+			    unsigned int permille, bool unlogged)
 {
-	struct prepage_backoff *b = &pm->backoff[ops->side];
-	unsigned long prepaged, used, refetched = b->refetched;
-	unsigned int permille;
+	unsigned long used;
 
-	lockdep_assert_held(&pm->lock);
-	b->refetched = 0;
-	if (!ops->min_precision || b->out || b->unjudged ||
-	    (ops->hits_logged && pm->log_dropped))
+	if (b->out || b->unjudged || unlogged)
 		return;
-	permille = READ_ONCE(*ops->min_precision);
-	prepaged = prepage_stat_read(pm, ops->stat_prepaged) -
-		   pm->window_stat[ops->stat_prepaged];
-	used = prepage_stat_read(pm, ops->stat_hit) -
-	       pm->window_stat[ops->stat_hit];
-	if (prepaged < max_t(unsigned long, PREPAGE_BACKOFF_PAGES,
-			     b->targets / PREPAGE_BACKOFF_SHARE))
+	if (out->prepaged < max_t(unsigned long, PREPAGE_BACKOFF_PAGES,
+				  b->targets / PREPAGE_BACKOFF_SHARE))
 		return;
-	used -= min(used, refetched);
-	if ((u64)used * 1000 >= (u64)permille * prepaged) {
+	used = out->hit - min(out->hit, out->refetched);
+	if ((u64)used * 1000 >= (u64)permille * out->prepaged) {
 		b->level = 0;
 		return;
 	}
@@ -953,67 +975,85 @@ static void prepage_backoff(struct prepage_mm *pm,
 	b->skip = (1U << b->level) - 1;
 }
 
-/* The side the app waits on in an access of @kind, or PREPAGE_NR_SIDES. */
-static unsigned int prepage_log_wait(unsigned int kind)
-{
-	if (kind == PREPAGE_LOG_FILE_ADDED)
-		return PREPAGE_SIDE_FILE;
-	if (kind == PREPAGE_LOG_ANON_SWAPIN)
-		return PREPAGE_SIDE_ANON;
-	return PREPAGE_NR_SIDES;
-}
-
 /*
- * The side an app wants first, from the log of a window that tells (see
- * prepage_window_settle()): @nr entries in the order the accesses
- * happened. The app waits on a side where it brings pages in itself:
- * file pages it adds to the page cache, anonymous pages it swaps in.
- * Where it waited on both sides, the side whose waits come earlier in
- * the log, on average, leads: a few incidental waits at the start of a
- * switch (a stack page, a buffer) do not decide, and a tie keeps @lead.
- * A window in which it waited on one side only, or on none, tells
- * nothing of the order (the other side may have been prepaged in time):
- * @lead, the side learned before (&enum prepage_side, or
- * PREPAGE_NR_SIDES), stays. Return: the side that leads from now on.
+ * Count the waits of each of @nr_sides backends in a window's log, @nr
+ * entries in the order the accesses happened, into their outcomes @out:
+ * the entries of the kind @wait_kind[side] (U8_MAX for none), and the sum
+ * of their positions.
  */
-static unsigned int prepage_lead_learn(const struct prepage_log_entry *log,
-				       unsigned int nr, unsigned int lead)
+static void prepage_log_waits(const struct prepage_log_entry *log,
+			      unsigned int nr, const u8 *wait_kind,
+			      unsigned int nr_sides,
+			      struct prepage_outcome *out)
 {
-	u64 sum[PREPAGE_NR_SIDES] = {}, cnt[PREPAGE_NR_SIDES] = {};
-	const unsigned int file = PREPAGE_SIDE_FILE, anon = PREPAGE_SIDE_ANON;
-	unsigned int i;
+	unsigned int i, side;
 
-	BUILD_BUG_ON(PREPAGE_NR_SIDES != 2);
 	for (i = 0; i < nr; i++) {
-		unsigned int side = prepage_log_wait(log[i].kind);
-
-		if (side < PREPAGE_NR_SIDES) {
-			sum[side] += i;
-			cnt[side]++;
+		for (side = 0; side < nr_sides; side++) {
+			if (log[i].kind != wait_kind[side])
+				continue;
+			out[side].waits++;
+			out[side].wait_pos += i;
+			break;
 		}
 	}
-	if (!cnt[file] || !cnt[anon])
-		return lead;
-	/* Earlier on average: sum / cnt, compared without a division. */
-	sum[file] *= cnt[anon];
-	sum[anon] *= cnt[file];
-	return sum[file] < sum[anon] ? file : sum[anon] < sum[file] ? anon : lead;
 }
 
 /*
- * The side whose prepagers wait for those of side @lead, of the sides in
- * @starting (a bit each), if the sides are ordered (@order); else
- * PREPAGE_NR_SIDES. There are two sides: when both start and @lead is
- * one, the other waits.
+ * The side an app wants first, from the outcomes @out of @nr_sides
+ * backends in a window that tells (see prepage_window_settle()). The app
+ * waits on a side where it brings pages in itself (&prepage_ops.wait_kind:
+ * file pages it adds to the page cache, anonymous pages it swaps in).
+ * Where it waited on more than one side, the side whose waits come
+ * earliest in the log, on average, leads: a few incidental waits at the
+ * start of a switch (a stack page, a buffer) do not decide, and a tie for
+ * the earliest keeps @lead. A window in which it waited on one side only,
+ * or on none, tells nothing of the order (another side may have been
+ * prepaged in time): @lead, the side learned before (&enum prepage_side,
+ * or @nr_sides or more for none), stays. Return: the side that leads from
+ * now on.
+ */
+static unsigned int prepage_lead_learn(const struct prepage_outcome *out,
+				       unsigned int nr_sides, unsigned int lead)
+{
+	unsigned int i, best = nr_sides, told = 0;
+	bool tie = false;
+
+	for (i = 0; i < nr_sides; i++) {
+		u64 mine, theirs;
+
+		if (!out[i].waits)
+			continue;
+		told++;
+		if (best == nr_sides) {
+			best = i;
+			continue;
+		}
+		/* Earlier on average: sum / count, without a division. */
+		mine = out[i].wait_pos * out[best].waits;
+		theirs = out[best].wait_pos * out[i].waits;
+		if (mine < theirs) {
+			best = i;
+			tie = false;
+		} else if (mine == theirs) {
+			tie = true;
+		}
+	}
+	return told < 2 || tie ? lead : best;
+}
+
+/*
+ * The sides whose prepagers wait for those of side @lead, by bit, of the
+ * sides in @starting (a bit each), if the sides are ordered (@order): all
+ * the others, when the lead starts with them; else none (0).
  */
 static unsigned int prepage_lead_defer(unsigned int lead,
 				       unsigned int starting, bool order)
 {
-	BUILD_BUG_ON(PREPAGE_NR_SIDES != 2);
-	if (!order || lead >= PREPAGE_NR_SIDES ||
-	    starting != GENMASK(PREPAGE_NR_SIDES - 1, 0))
-		return PREPAGE_NR_SIDES;
-	return !lead;
+	if (!order || lead >= BITS_PER_TYPE(starting) ||
+	    !(starting & BIT(lead)))
+		return 0;
+	return starting & ~BIT(lead);
 }
 
 /*
@@ -1062,31 +1102,34 @@ static bool prepage_side_start(struct prepage_mm *pm, unsigned int i)
 }
 
 /*
- * Start the prepagers of the side that waits in @pm's open window, as
- * @why says: the lead's are "done", or the app "reached" it. Unless it
- * was turned off since the window opened.
+ * Start the prepagers of the sides that wait in @pm's open window, as
+ * @why says: the lead's are "done", or the app "reached" them. Unless a
+ * side was turned off since the window opened.
  */
 static void prepage_deferred_start(struct prepage_mm *pm, const char *why)
 {
-	unsigned int i = pm->deferred;
+	unsigned int i, deferred = pm->deferred;
+	const struct prepage_ops *ops;
 
 	lockdep_assert_held(&pm->lock);
 	spin_lock(&pm->log_lock);
-	WRITE_ONCE(pm->deferred, PREPAGE_NR_SIDES);
+	WRITE_ONCE(pm->deferred, 0);
+	pm->reach_kinds = 0;
 	spin_unlock(&pm->log_lock);
-	if (READ_ONCE(*prepage_backends[i]->enabled)) {
-		trace_prepage_side_start(pm->slot.mm, pm->pid,
-					 prepage_backends[i]->name, why);
+	for_each_prepage_ops(ops, i) {
+		if (!(deferred & BIT(i)) || !READ_ONCE(*ops->enabled))
+			continue;
+		trace_prepage_side_start(pm->slot.mm, pm->pid, ops->name, why);
 		prepage_side_start(pm, i);
 	}
-	/* It may have had nothing to prepage either. */
+	/* They may have had nothing to prepage either. */
 	prepage_prepagers_idle(pm);
 }
 
 /*
  * Start the prepagers of the sides in @starting of @pm's open window,
- * but the one that waits for the lead's; that one too if the lead has
- * nothing to prepage. Context: @pm->lock held.
+ * but those that wait for the lead's; those too if the lead has nothing
+ * to prepage. Context: @pm->lock held.
  */
 static void prepage_sides_start(struct prepage_mm *pm, unsigned int starting)
 {
@@ -1095,16 +1138,17 @@ static void prepage_sides_start(struct prepage_mm *pm, unsigned int starting)
 
 	lockdep_assert_held(&pm->lock);
 	for_each_prepage_ops(ops, i) {
-		if (!(starting & BIT(i)) || i == deferred ||
-		    prepage_side_start(pm, i) || deferred >= PREPAGE_NR_SIDES)
+		if (!(starting & BIT(i)) || (deferred & BIT(i)) ||
+		    prepage_side_start(pm, i) || !deferred)
 			continue;
 		/*
-		 * A lead with nothing to prepage does not make the other
+		 * A lead with nothing to prepage does not make the others
 		 * wait; the window then teaches as one whose sides started
 		 * at once.
 		 */
 		prepage_deferred_start(pm, "done");
 		pm->lead_ordered = false;
+		deferred = 0;
 	}
 }
 
@@ -1123,7 +1167,7 @@ static void prepage_lead_fn(struct work_struct *work)
 
 	mutex_lock(&pm->lock);
 	if (pm->state != PREPAGE_SWITCHING ||
-	    pm->deferred >= PREPAGE_NR_SIDES ||
+	    !pm->deferred ||
 	    (!READ_ONCE(pm->reached) &&
 	     (prepage_side_prepaging(pm, pm->lead) ||
 	      (pm->start_mask & BIT(pm->lead)))))
@@ -1165,7 +1209,7 @@ out:
  */
 int prepage_window_open(struct prepage_mm *pm)
 {
-	unsigned int i, deferred, waiting, starting = 0;
+	unsigned int i, deferred, waiting, reach_kinds = 0, starting = 0;
 	bool restart = false;
 	const struct prepage_ops *ops;
 	int ret = 0;
@@ -1184,7 +1228,8 @@ int prepage_window_open(struct prepage_mm *pm)
 	__prepage_window_settle(pm, true);
 	if (pm->settling && !pm->settle_discard) {
 		pm->settle_discard = true;
-		prepage_window_closed(pm, PREPAGE_CLOSE_END, pm->settle_nr);
+		prepage_window_closed(pm, PREPAGE_CLOSE_END, pm->settle_nr,
+				      NULL);
 	}
 	if (!pm->log) {
 		struct prepage_log_entry *log;
@@ -1211,7 +1256,8 @@ int prepage_window_open(struct prepage_mm *pm)
 	if (pm->state == PREPAGE_SWITCHING) {
 		prepage_window_closed(pm, PREPAGE_CLOSE_RESTART,
 				      __prepage_window_close(pm,
-							     PREPAGE_CLOSE_RESTART));
+							     PREPAGE_CLOSE_RESTART),
+				      NULL);
 		prepage_stat_add(pm, PREPAGE_STAT_RESTARTS, 1);
 		restart = true;
 	}
@@ -1246,21 +1292,25 @@ int prepage_window_open(struct prepage_mm *pm)
 	deferred = prepage_lead_defer(pm->lead, starting,
 				      READ_ONCE(prepage_order_sides));
 	if (restart && deferred != waiting)
-		deferred = PREPAGE_NR_SIDES;
+		deferred = 0;
+	for_each_prepage_ops(ops, i)
+		if (deferred & BIT(i))
+			reach_kinds |= BIT(ops->wait_kind);
 	spin_lock(&pm->log_lock);
 	pm->logging = true;
 	/* A restarted window's log lacks the accesses before the restart. */
 	pm->log_dropped = restart;
 	WRITE_ONCE(pm->deferred, deferred);
-	/* The same switch: its lead work, if queued, starts the side. */
-	if (!restart || deferred >= PREPAGE_NR_SIDES) {
+	pm->reach_kinds = reach_kinds;
+	/* The same switch: its lead work, if queued, starts the sides. */
+	if (!restart || !deferred) {
 		WRITE_ONCE(pm->reached, false);
 		pm->reach_pages = 0;
 	}
-	pm->lead_ordered = deferred < PREPAGE_NR_SIDES;
+	pm->lead_ordered = deferred;
 	spin_unlock(&pm->log_lock);
 	trace_prepage_window_open(pm->slot.mm, pm->pid, restart,
-				  deferred < PREPAGE_NR_SIDES ?
+				  deferred ?
 				  prepage_backends[pm->lead]->name : "none");
 	prepage_sides_start(pm, starting);
 out:
@@ -1291,26 +1341,40 @@ static void __prepage_window_settle(struct prepage_mm *pm, bool keep_log)
 			if (mapped && pm->side[i] && ops->window_discard)
 				ops->window_discard(pm);
 	} else if (!mapped) {
-		prepage_window_closed(pm, PREPAGE_CLOSE_EXIT, pm->settle_nr);
+		prepage_window_closed(pm, PREPAGE_CLOSE_EXIT, pm->settle_nr,
+				      NULL);
 	} else {
+		struct prepage_outcome out[PREPAGE_NR_SIDES] = {};
+		u8 wait_kind[PREPAGE_NR_SIDES];
+
 		/* What the window learns is the app's, whoever settles it. */
 		prepage_charge_begin(mm, &charge);
-		/*
-		 * Before a backend reorders the log. A window tells which
-		 * side the app wants first if its sides started at once, or
-		 * if the app reached the side that waited; not if its log
-		 * lacks accesses.
-		 */
-		if (!pm->log_dropped && (!pm->lead_ordered || pm->reached))
-			pm->lead = prepage_lead_learn(log, pm->settle_nr,
-						      pm->lead);
+		/* In the order of the accesses: before a backend reorders it. */
+		for (i = 0; i < PREPAGE_NR_SIDES; i++)
+			wait_kind[i] = prepage_backends[i] ?
+				       prepage_backends[i]->wait_kind : U8_MAX;
+		prepage_log_waits(log, pm->settle_nr, wait_kind,
+				  PREPAGE_NR_SIDES, out);
 		for_each_prepage_ops(ops, i) {
 			if (!pm->side[i])
 				continue;
-			ops->window_close(pm, log, pm->settle_nr);
-			prepage_backoff(pm, ops);
+			ops->window_close(pm, log, pm->settle_nr, &out[i]);
+			if (ops->min_precision)
+				prepage_backoff(&pm->backoff[i], &out[i],
+						READ_ONCE(*ops->min_precision),
+						ops->hits_logged &&
+						pm->log_dropped);
 		}
-		prepage_window_closed(pm, PREPAGE_CLOSE_END, pm->settle_nr);
+		/*
+		 * A window tells which side the app wants first if its sides
+		 * started at once, or if the app reached the sides that
+		 * waited; not if its log lacks accesses.
+		 */
+		if (!pm->log_dropped && (!pm->lead_ordered || pm->reached))
+			pm->lead = prepage_lead_learn(out, PREPAGE_NR_SIDES,
+						      pm->lead);
+		prepage_window_closed(pm, PREPAGE_CLOSE_END, pm->settle_nr,
+				      out);
 		prepage_charge_end(&charge);
 	}
 	/* The last user's exit would take @pm->lock. */
@@ -1448,7 +1512,7 @@ int prepage_window_close(struct prepage_mm *pm)
 		 * one, whose own never started, is not learned from, and
 		 * its log stays for the next.
 		 */
-		prepage_window_closed(pm, PREPAGE_CLOSE_END, nr);
+		prepage_window_closed(pm, PREPAGE_CLOSE_END, nr, NULL);
 	} else {
 		spin_lock(&pm->log_lock);
 		pm->settle_log = pm->log;
@@ -1490,7 +1554,8 @@ int prepage_reset(struct prepage_mm *pm)
 	if (pm->state == PREPAGE_SWITCHING)
 		prepage_window_closed(pm, PREPAGE_CLOSE_RESET,
 				      __prepage_window_close(pm,
-							     PREPAGE_CLOSE_RESET));
+							     PREPAGE_CLOSE_RESET),
+				      NULL);
 	err = prepage_stop_wait(pm, BIT(PREPAGE_NR_SIDES) - 1);
 	if (err)
 		goto out;
@@ -1587,10 +1652,8 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 	spin_lock(&pm->log_lock);
 	if (!pm->logging)
 		goto out;
-	/* The app waits on the side that waits: start it once it is into it. */
-	if (pm->deferred < PREPAGE_NR_SIDES && !pm->reached &&
-	    kind == (pm->deferred == PREPAGE_SIDE_FILE ?
-		     PREPAGE_LOG_FILE_ADDED : PREPAGE_LOG_ANON_SWAPIN)) {
+	/* The app waits on sides that wait: start them once it is into them. */
+	if ((pm->reach_kinds & BIT(kind)) && !pm->reached) {
 		pm->reach_pages += min_t(unsigned long, nr, PREPAGE_REACH_PAGES);
 		if (pm->reach_pages >= PREPAGE_REACH_PAGES) {
 			WRITE_ONCE(pm->reached, true);

@@ -656,9 +656,10 @@ out:
  * Account what the app did with one file in the window, and learn from
  * it: candidates it used join the target; target pages that were
  * prepaged and not used leave it. @f is NULL for a file not in the
- * tables, whose misses still count.
+ * tables, whose misses still count. Return: the pages prepaged for the
+ * window that were reclaimed and that the app then read itself.
  */
-static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
+static unsigned long prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 				 const struct prepage_extents *accessed,
 				 const struct prepage_extents *added)
 {
@@ -671,7 +672,7 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_MISS,
 			 prepage_file_common_pages(accessed, added));
 	if (!f)
-		return;
+		return 0;
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_HIT,
 			 prepage_file_common_pages(accessed, &f->prepaged));
 	/*
@@ -697,7 +698,6 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	/* Prepaged, reclaimed, and read again by the app itself. */
 	refetched = prepage_file_common_pages(added, &f->prepaged);
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_EVICTED, refetched);
-	pm->backoff[PREPAGE_SIDE_FILE].refetched += refetched;
 	/*
 	 * What is left of @f->prepaged after this was not used, unless the
 	 * log was full: then it may have been, and the target keeps it.
@@ -718,13 +718,17 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
 	}
 	prepage_extents_destroy(&f->prepaged);
 	f->nr_prepaged = 0;
+	return refetched;
 }
+
+static const struct prepage_ops prepage_file_ops;
 
 /**
  * prepage_file_window_close() - account a closed window and learn from it
  * @pm:		the prepage state; its lock is held
  * @log:	the window's access log; sorted here
  * @nr:		number of entries in @log
+ * @out:	the window's outcome for the file side
  *
  * Counts the window's file hits (pages the engine prepaged that the app
  * accessed) and misses (pages the app accessed that it had to read
@@ -732,7 +736,8 @@ static void prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
  */
 static void prepage_file_window_close(struct prepage_mm *pm,
 				      struct prepage_log_entry *log,
-				      unsigned int nr)
+				      unsigned int nr,
+				      struct prepage_outcome *out)
 {
 	struct prepage_extents accessed = {}, added = {};
 	struct prepage_file *f;
@@ -755,15 +760,18 @@ static void prepage_file_window_close(struct prepage_mm *pm,
 			/* On -ENOMEM the window undercounts. */
 			prepage_extents_add(set, log[j].index, log[j].nr);
 		}
-		prepage_file_account(pm, prepage_file_find(pm, key),
-				     &accessed, &added);
+		out->refetched += prepage_file_account(pm,
+						       prepage_file_find(pm, key),
+						       &accessed, &added);
 		prepage_extents_destroy(&accessed);
 		prepage_extents_destroy(&added);
 	}
 	/* Files the app did not touch at all in the window. */
 	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node)
 		if (f->prepaged.nr)
-			prepage_file_account(pm, f, &accessed, &added);
+			out->refetched += prepage_file_account(pm, f, &accessed,
+							       &added);
+	prepage_window_counts(pm, &prepage_file_ops, out);
 }
 
 static void prepage_file_show_ranges(struct seq_file *m,
@@ -1440,6 +1448,7 @@ static const struct prepage_ops prepage_file_ops = {
 	.stat_prepaged	= PREPAGE_STAT_FILE_PREPAGED,
 	.stat_hit	= PREPAGE_STAT_FILE_HIT,
 	.stat_miss	= PREPAGE_STAT_FILE_MISS,
+	.wait_kind	= PREPAGE_LOG_FILE_ADDED,
 	.stat_sat_out	= PREPAGE_STAT_FILE_SAT_OUT,
 	.min_precision	= &prepage_file_min_precision_permille,
 	.hits_logged	= true,

@@ -10,6 +10,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/prepage.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
@@ -168,6 +169,39 @@ enum prepage_side {
 	PREPAGE_NR_SIDES,
 };
 
+/* The close event's counts are by side (prepage_window_closed()). */
+static_assert(PREPAGE_WINDOW_FILE_PREPAGED == 3 * PREPAGE_SIDE_FILE &&
+	      PREPAGE_WINDOW_ANON_PREPAGED == 3 * PREPAGE_SIDE_ANON &&
+	      PREPAGE_NR_WINDOW_COUNTS == 3 * PREPAGE_NR_SIDES);
+
+/**
+ * struct prepage_outcome - what a closed window came to for one backend
+ * @prepaged:	pages its prepagers brought in for the window
+ * @hit:	of those, pages the app used in the window
+ * @miss:	pages the app brought in itself in the window
+ * @refetched:	pages it prepaged that were reclaimed before the app used
+ *		them and that the app then brought in itself (counted in
+ *		@hit, and in @miss)
+ * @waits:	the app's waits on the backend in the window's log: entries
+ *		of its &prepage_ops.wait_kind
+ * @wait_pos:	the sum of their positions in the log, in the order the
+ *		accesses happened
+ *
+ * The backend's &prepage_ops.window_close returns the first four; the
+ * core reads @waits and @wait_pos from the log before it, as they are in
+ * the order of the accesses, which the backend may change. What the core
+ * makes of a window (the back-off, the side that leads, its close event)
+ * reads only these.
+ */
+struct prepage_outcome {
+	unsigned long prepaged;
+	unsigned long hit;
+	unsigned long miss;
+	unsigned long refetched;
+	unsigned long waits;
+	u64 wait_pos;
+};
+
 /**
  * struct prepage_backoff - whether a backend's prepaging pays for an
  * address space
@@ -178,10 +212,6 @@ enum prepage_side {
  * @out:	it sits out the current window (or the last one)
  * @unjudged:	its table was replaced in the current window: what was
  *		prepaged and used in it tells nothing of the new table
- * @refetched:	pages it prepaged in the window that were reclaimed
- *		before the app used them and that the app then brought in
- *		itself (hits, and misses): counted by the backend when the
- *		window closes, before it is judged
  * @targets:	the target pages its prepagers started the window with
  *		(&prepage_ops.targets), at most the window's budget; 0 if
  *		they did not start
@@ -191,7 +221,6 @@ struct prepage_backoff {
 	u8 skip;
 	bool out;
 	bool unjudged;
-	unsigned long refetched;
 	unsigned long targets;
 };
 
@@ -257,15 +286,18 @@ struct prepage_backoff {
  * @backoff:		each backend's back-off, by &enum prepage_side;
  *			under @lock
  * @lead:		the side the app wants first: whose waits (pages it
- *			brought in itself) came earlier in the last window
+ *			brought in itself) came earliest in the last window
  *			that told (prepage_lead_learn()), &enum
  *			prepage_side; %PREPAGE_NR_SIDES if none did yet.
  *			Under @lock
- * @deferred:		the side whose prepagers wait, in the open window,
- *			until those of @lead are done or the app reaches it;
- *			%PREPAGE_NR_SIDES if none does. Written under
+ * @deferred:		the sides, by bit, whose prepagers wait, in the open
+ *			window, until those of @lead are done or the app
+ *			reaches one of them; 0 if none does. Written under
  *			@lock and @log_lock; read without a lock by the
  *			prepagers, to queue @lead_work
+ * @reach_kinds:	the log kinds, by bit, of the app's waits on the
+ *			sides in @deferred (their &prepage_ops.wait_kind);
+ *			under @log_lock
  * @window_budget:	the window's budget when it opened (first, if it
  *			was restarted), for the back-off
  * @lead_work:		starts @deferred's prepagers (prepage_lead_fn()),
@@ -273,14 +305,15 @@ struct prepage_backoff {
  *			a side, or by an access hook under @log_lock while
  *			@logging is set; it does nothing once the window
  *			closed
- * @log_lock:		protects @logging, @reached, @reach_pages, @running,
+ * @log_lock:		protects @logging, @reached, @reach_kinds,
+ *			@reach_pages, @running,
  *			@log_nr, @log_dropped and the entries of @log
  * @logging:		accesses of the app's tasks are logged
  * @reached:		the app reached @deferred in the window: it waited on
- *			%PREPAGE_REACH_PAGES of its pages, and @lead_work
- *			was queued to start its prepagers
+ *			%PREPAGE_REACH_PAGES of their pages, and @lead_work
+ *			was queued to start their prepagers
  * @reach_pages:	pages of @deferred the app waited on in the window,
- *			until it reached it
+ *			until it reached them
  * @lead_ordered:	a side of the window waited for @lead's prepagers,
  *			which had something to prepage: then the window tells
  *			which side the app wants first only if the app
@@ -342,6 +375,7 @@ struct prepage_mm {
 	struct prepage_backoff backoff[PREPAGE_NR_SIDES];
 	u8 lead;
 	u8 deferred;
+	u8 reach_kinds;
 	unsigned long window_budget;
 	struct work_struct lead_work;
 	spinlock_t log_lock;	/* protects the log, see above */
@@ -372,6 +406,8 @@ struct prepage_mm {
  * @stat_hit:		its counter of prepaged pages the app used; 0 if it
  *			has none (then no precision or recall is shown)
  * @stat_miss:		its counter of pages the app brought in itself
+ * @wait_kind:		the &enum prepage_log_kind of the accesses in which
+ *			the app waits on it: brings its pages in itself
  * @stat_sat_out:	its counter of windows it sat out, backed off
  * @min_precision:	its min_precision_permille tunable: a window in
  *			which its precision was lower did not pay (see
@@ -401,7 +437,9 @@ struct prepage_mm {
  *			use stays until they are done (&prepage_mm.running)
  * @window_close:	a window ended: count it and learn from the log,
  *			@nr entries of every backend's kind, which it may
- *			reorder; its prepagers are done
+ *			reorder; its prepagers are done. It returns what
+ *			the window came to in @out, whose @waits and
+ *			@wait_pos the core set (&struct prepage_outcome)
  * @window_discard:	a window was reset or its tables replaced, or is
  *			not to be counted: forget what was prepaged for it,
  *			without counting; its prepagers are done
@@ -436,6 +474,7 @@ struct prepage_ops {
 	enum prepage_stat_item stat_prepaged;
 	enum prepage_stat_item stat_hit;
 	enum prepage_stat_item stat_miss;
+	enum prepage_log_kind wait_kind;
 	enum prepage_stat_item stat_sat_out;
 	unsigned int *min_precision;
 	bool hits_logged;
@@ -448,7 +487,8 @@ struct prepage_ops {
 	bool (*start)(struct prepage_mm *pm);
 	void (*stop)(struct prepage_mm *pm);
 	void (*window_close)(struct prepage_mm *pm,
-			     struct prepage_log_entry *log, unsigned int nr);
+			     struct prepage_log_entry *log, unsigned int nr,
+			     struct prepage_outcome *out);
 	void (*window_discard)(struct prepage_mm *pm);
 	bool (*table_owns)(const char *line);
 	void *(*table_new)(void);
@@ -487,6 +527,9 @@ struct prepage_mm *prepage_mm_enter(struct mm_struct *mm);
 void prepage_mm_put(struct prepage_mm *pm);
 int prepage_window_open(struct prepage_mm *pm);
 int prepage_window_close(struct prepage_mm *pm);
+void prepage_window_counts(struct prepage_mm *pm,
+			   const struct prepage_ops *ops,
+			   struct prepage_outcome *out);
 void prepage_window_settle(struct prepage_mm *pm);
 void prepage_window_settle_wait(struct prepage_mm *pm);
 int prepage_reset(struct prepage_mm *pm);

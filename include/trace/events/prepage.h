@@ -14,94 +14,16 @@
 #define _TRACE_PREPAGE_H
 
 #include <linux/fs.h>
+#include <linux/prepage.h>
 #include <linux/tracepoint.h>
 #include <linux/types.h>
-
-/*
- * Why a switch window closed, &enum prepage_close_reason, with the name
- * the events print:
- * PREPAGE_CLOSE_END: "end" was written: the window is counted and
- *	learned from.
- * PREPAGE_CLOSE_RESTART: "start" was written in the window: its log is
- *	dropped, what was prepaged goes on in the new window.
- * PREPAGE_CLOSE_RESET: "reset" was written in the window: discarded.
- * PREPAGE_CLOSE_EXIT: the address space went away.
- * PREPAGE_CLOSE_DISABLED: prepage was disabled.
- */
-#define PREPAGE_CLOSE_REASONS					\
-	EM(PREPAGE_CLOSE_END,		"end")			\
-	EM(PREPAGE_CLOSE_RESTART,	"restart")		\
-	EM(PREPAGE_CLOSE_RESET,		"reset")		\
-	EM(PREPAGE_CLOSE_EXIT,		"exit")			\
-	EMe(PREPAGE_CLOSE_DISABLED,	"disabled")
-
-/*
- * Why prepage threads stopped for a window, &enum prepage_stop_reason,
- * with the name the events print:
- * PREPAGE_STOP_DONE: they covered everything they were to cover.
- * PREPAGE_STOP_BUDGET: the window's max_switch_kbytes was spent.
- * PREPAGE_STOP_PRESSURE: bringing more in would have made the app's
- *	memory cgroup, or the memory of the node, reclaim.
- * PREPAGE_STOP_NOMEM: no memory to plan the window or to record what
- *	they prepaged.
- * PREPAGE_STOP_END, PREPAGE_STOP_RESTART, PREPAGE_STOP_RESET,
- * PREPAGE_STOP_EXIT, PREPAGE_STOP_DISABLED: the window closed first, for
- *	that &enum prepage_close_reason.
- * PREPAGE_STOP_TABLE: the table they worked from was replaced first.
- * Every reason but PREPAGE_STOP_DONE is non-zero.
- */
-#define PREPAGE_STOP_REASONS					\
-	EM(PREPAGE_STOP_DONE,		"done")			\
-	EM(PREPAGE_STOP_BUDGET,		"budget")		\
-	EM(PREPAGE_STOP_PRESSURE,	"pressure")		\
-	EM(PREPAGE_STOP_NOMEM,		"nomem")		\
-	EM(PREPAGE_STOP_END,		"end")			\
-	EM(PREPAGE_STOP_RESTART,	"restart")		\
-	EM(PREPAGE_STOP_RESET,		"reset")		\
-	EM(PREPAGE_STOP_EXIT,		"exit")			\
-	EM(PREPAGE_STOP_DISABLED,	"disabled")		\
-	EMe(PREPAGE_STOP_TABLE,		"table")
-
-#ifndef __PREPAGE_TRACE_ONCE
-#define __PREPAGE_TRACE_ONCE
-#undef EM
-#undef EMe
-#define EM(a, b)	a,
-#define EMe(a, b)	a
-enum prepage_close_reason { PREPAGE_CLOSE_REASONS };
-enum prepage_stop_reason { PREPAGE_STOP_REASONS };
-
-/* The stop reason of prepagers whose window closes for @reason. */
-static inline enum prepage_stop_reason
-prepage_stop_reason_of(enum prepage_close_reason reason)
-{
-	return PREPAGE_STOP_END + (reason - PREPAGE_CLOSE_END);
-}
-
-static_assert(PREPAGE_STOP_DISABLED - PREPAGE_STOP_END ==
-	      PREPAGE_CLOSE_DISABLED - PREPAGE_CLOSE_END);
-
-/*
- * The counts of a window in prepage_window_close, by backend: pages
- * prepaged, hits and misses of the file side, then of the anonymous side.
- */
-enum prepage_window_count {
-	PREPAGE_WINDOW_FILE_PREPAGED,
-	PREPAGE_WINDOW_FILE_HIT,
-	PREPAGE_WINDOW_FILE_MISS,
-	PREPAGE_WINDOW_ANON_PREPAGED,
-	PREPAGE_WINDOW_ANON_HIT,
-	PREPAGE_WINDOW_ANON_MISS,
-	PREPAGE_NR_WINDOW_COUNTS,
-};
-#endif /* __PREPAGE_TRACE_ONCE */
 
 #undef EM
 #undef EMe
 #define EM(a, b)	TRACE_DEFINE_ENUM(a);
 #define EMe(a, b)	TRACE_DEFINE_ENUM(a);
-PREPAGE_CLOSE_REASONS
-PREPAGE_STOP_REASONS
+PREPAGE_CLOSE_REASONS(EM, EMe)
+PREPAGE_STOP_REASONS(EM, EMe)
 
 #undef EM
 #undef EMe
@@ -233,7 +155,7 @@ TRACE_EVENT(prepage_window_close,
 
 	TP_printk("mm=%p pid=%d reason=%s duration_ns=%llu logged=%u dropped=%d file_prepaged=%lu file_hit=%lu file_miss=%lu anon_prepaged=%lu anon_hit=%lu anon_miss=%lu",
 		__entry->mm, __entry->pid,
-		__print_symbolic(__entry->reason, PREPAGE_CLOSE_REASONS),
+		__print_symbolic(__entry->reason, PREPAGE_CLOSE_REASONS(EM, EMe)),
 		__entry->duration_ns, __entry->logged, __entry->dropped,
 		__entry->file_prepaged, __entry->file_hit, __entry->file_miss,
 		__entry->anon_prepaged, __entry->anon_hit, __entry->anon_miss)
@@ -276,7 +198,7 @@ TRACE_EVENT(prepage_file_done,
 	TP_printk("mm=%p pid=%d dev=%d:%d ino=%lx prepaged=%lu reason=%s",
 		__entry->mm, __entry->pid, MAJOR(__entry->s_dev),
 		MINOR(__entry->s_dev), __entry->i_ino, __entry->prepaged,
-		__print_symbolic(__entry->reason, PREPAGE_STOP_REASONS))
+		__print_symbolic(__entry->reason, PREPAGE_STOP_REASONS(EM, EMe)))
 );
 
 /**
@@ -310,7 +232,7 @@ TRACE_EVENT(prepage_anon_done,
 
 	TP_printk("mm=%p pid=%d prepaged=%lu reason=%s",
 		__entry->mm, __entry->pid, __entry->prepaged,
-		__print_symbolic(__entry->reason, PREPAGE_STOP_REASONS))
+		__print_symbolic(__entry->reason, PREPAGE_STOP_REASONS(EM, EMe)))
 );
 
 /**

@@ -176,87 +176,57 @@ static void prepage_test_mm_dying(struct kunit *test)
 #endif
 }
 
-static unsigned int prepage_test_min_precision;
-
-/* Backends as prepage_backoff() sees them: their counters and tunable. */
-static const struct prepage_ops prepage_test_logged_ops = {
-	.name		= "logged",
-	.side		= PREPAGE_SIDE_FILE,
-	.stat_prepaged	= PREPAGE_STAT_FILE_PREPAGED,
-	.stat_hit	= PREPAGE_STAT_FILE_HIT,
-	.stat_sat_out	= PREPAGE_STAT_FILE_SAT_OUT,
-	.min_precision	= &prepage_test_min_precision,
-	.hits_logged	= true,
-};
-
-static const struct prepage_ops prepage_test_unlogged_ops = {
-	.name		= "unlogged",
-	.side		= PREPAGE_SIDE_ANON,
-	.stat_prepaged	= PREPAGE_STAT_ANON_PREPAGED,
-	.stat_hit	= PREPAGE_STAT_ANON_HIT,
-	.stat_sat_out	= PREPAGE_STAT_ANON_SAT_OUT,
-	.min_precision	= &prepage_test_min_precision,
-};
-
 /*
- * Judge a window in which @ops prepaged @prepaged pages, of which the app
- * used @hit, @refetched of them only after reclaim took them and it
- * brought them back in itself. Return: the back-off level.
+ * Judge a window in which a backend prepaged @prepaged pages, of which the
+ * app used @hit, @refetched of them only after reclaim took them and it
+ * brought them back in itself, at @permille; @unlogged: its hits are
+ * counted from a log that lacks accesses. Return: the back-off level.
  */
-static unsigned int prepage_test_judge(struct prepage_mm *pm,
-				       const struct prepage_ops *ops,
-				       long prepaged, long hit, long refetched)
+static unsigned int prepage_test_judge(struct prepage_backoff *b,
+				       unsigned int permille, bool unlogged,
+				       unsigned long prepaged,
+				       unsigned long hit,
+				       unsigned long refetched)
 {
-	memset(pm->window_stat, 0, sizeof(pm->window_stat));
-	atomic_long_set(&pm->stat[ops->stat_prepaged], prepaged);
-	atomic_long_set(&pm->stat[ops->stat_hit], hit);
-	pm->backoff[ops->side].refetched = refetched;
-	mutex_lock(&pm->lock);
-	prepage_backoff(pm, ops);
-	mutex_unlock(&pm->lock);
-	return pm->backoff[ops->side].level;
+	struct prepage_outcome out = {
+		.prepaged = prepaged, .hit = hit, .refetched = refetched,
+	};
+
+	prepage_backoff(b, &out, permille, unlogged);
+	return b->level;
 }
 
 /*
  * prepage_backoff(), at 500 permille: the 32-page floor, the precision
  * at the threshold, pages used only after reclaim took them, the level's
  * cap, and the windows that tell nothing, among them those that
- * prepaged less than an eighth of their targets. Only the state's lock,
- * counters and back-off are used: no address space, no system counter.
+ * prepaged less than an eighth of their targets. It reads the outcome
+ * and the back-off only.
  */
 static void prepage_test_backoff(struct kunit *test)
 {
-	const struct prepage_ops *ops = &prepage_test_logged_ops;
-	struct prepage_mm *pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
-	struct prepage_backoff *b;
+	struct prepage_backoff back = {}, *b = &back;
 
-	KUNIT_ASSERT_NOT_NULL(test, pm);
-	mutex_init(&pm->lock);
-	b = &pm->backoff[ops->side];
-	prepage_test_min_precision = 500;
-
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 31, 0, 0), 0);
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 32, 16, 0), 0);
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 32, 15, 0), 1);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 31, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 32, 16, 0), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 32, 15, 0), 1);
 	KUNIT_EXPECT_EQ(test, b->skip, 1);
 	/* 40 used, 10 of them reclaimed and brought back: 30 of 64. */
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 40, 10), 2);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 64, 40, 10), 2);
 	KUNIT_EXPECT_EQ(test, b->skip, 3);
 	/* All used only after reclaim took them: none used. */
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 10, 10), 3);
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 0), 4);
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 0), 4);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 64, 10, 10), 3);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 64, 0, 0), 4);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 64, 0, 0), 4);
 	KUNIT_EXPECT_EQ(test, b->skip, 15);
 
 	/* Windows that tell nothing. */
-	pm->log_dropped = true;
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 64, 0), 4);
-	pm->log_dropped = false;
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, true, 64, 64, 0), 4);
 	b->out = true;
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 64, 0), 4);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 64, 64, 0), 4);
 	b->out = false;
 	b->unjudged = true;
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 64, 0), 4);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 64, 64, 0), 4);
 	b->unjudged = false;
 
 	/*
@@ -264,22 +234,14 @@ static void prepage_test_backoff(struct kunit *test)
 	 * resident) tells nothing; an eighth does.
 	 */
 	b->targets = 1024;
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 127, 64, 0), 4);
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 128, 64, 0), 0);
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 128, 63, 0), 1);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 127, 64, 0), 4);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 128, 64, 0), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 128, 63, 0), 1);
 	b->targets = 0;
 
 	/* A window that pays ends it; at 0 every window pays. */
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 40, 0), 0);
-	prepage_test_min_precision = 0;
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 0), 0);
-
-	/* Hits read from accessed bits do not need the log. */
-	ops = &prepage_test_unlogged_ops;
-	prepage_test_min_precision = 500;
-	pm->log_dropped = true;
-	KUNIT_EXPECT_EQ(test, prepage_test_judge(pm, ops, 64, 0, 0), 1);
-	KUNIT_EXPECT_EQ(test, pm->backoff[PREPAGE_SIDE_FILE].level, 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 500, false, 64, 40, 0), 0);
+	KUNIT_EXPECT_EQ(test, prepage_test_judge(b, 0, false, 64, 0, 0), 0);
 }
 
 /*
@@ -317,13 +279,27 @@ static void prepage_test_zone_room(struct kunit *test)
 /* A log entry of @kind for prepage_test_lead(); the pages do not matter. */
 #define LEAD_LOG(k)	{ .kind = PREPAGE_LOG_##k, .nr = 1 }
 
+/* The side that leads after a window of @log, from @lead, for two sides. */
+static unsigned int prepage_test_lead_of(const struct prepage_log_entry *log,
+					 unsigned int nr, unsigned int lead)
+{
+	static const u8 wait_kind[] = {
+		PREPAGE_LOG_FILE_ADDED, PREPAGE_LOG_ANON_SWAPIN,
+	};
+	struct prepage_outcome out[ARRAY_SIZE(wait_kind)] = {};
+
+	prepage_log_waits(log, nr, wait_kind, ARRAY_SIZE(wait_kind), out);
+	return prepage_lead_learn(out, ARRAY_SIZE(wait_kind), lead);
+}
+
 /*
- * prepage_lead_learn(): the side whose waits come earlier on average,
- * where the app waited on both (accesses to resident file pages are no
- * wait; a few incidental waits first do not decide; a tie keeps the
- * lead); a log with waits of one side, or none, keeps the lead it had.
- * Then prepage_lead_defer(): the other side waits only when the lead
- * and it both start, and the sides are ordered.
+ * prepage_lead_learn(), with the waits prepage_log_waits() reads from a
+ * log: the side whose waits come earlier on average, where the app
+ * waited on both (accesses to resident file pages are no wait; a few
+ * incidental waits first do not decide; a tie keeps the lead); a log
+ * with waits of one side, or none, keeps the lead it had. Then
+ * prepage_lead_defer(): the other side waits only when the lead and it
+ * both start, and the sides are ordered.
  */
 static void prepage_test_lead(struct kunit *test)
 {
@@ -354,39 +330,126 @@ static void prepage_test_lead(struct kunit *test)
 		LEAD_LOG(ANON_SWAPIN), LEAD_LOG(FILE_ADDED),
 		LEAD_LOG(FILE_ADDED), LEAD_LOG(ANON_SWAPIN),
 	};
-	const unsigned int file = PREPAGE_SIDE_FILE, anon = PREPAGE_SIDE_ANON;
-	const unsigned int none = PREPAGE_NR_SIDES;
+	const unsigned int file = 0, anon = 1, none = 2;
 	const unsigned int both = BIT(file) | BIT(anon);
 
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, ARRAY_SIZE(waits),
-						 none), file);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_first,
-						 ARRAY_SIZE(anon_first), file),
+	KUNIT_EXPECT_EQ(test, prepage_test_lead_of(waits, ARRAY_SIZE(waits),
+						   none), file);
+	KUNIT_EXPECT_EQ(test, prepage_test_lead_of(anon_first,
+						   ARRAY_SIZE(anon_first),
+						   file), anon);
+	KUNIT_EXPECT_EQ(test, prepage_test_lead_of(incidental,
+						   ARRAY_SIZE(incidental),
+						   anon), file);
+	KUNIT_EXPECT_EQ(test, prepage_test_lead_of(tie, ARRAY_SIZE(tie), anon),
 			anon);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(incidental,
-						 ARRAY_SIZE(incidental), anon),
-			file);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(tie, ARRAY_SIZE(tie), anon),
-			anon);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(tie, ARRAY_SIZE(tie), file),
+	KUNIT_EXPECT_EQ(test, prepage_test_lead_of(tie, ARRAY_SIZE(tie), file),
 			file);
 	/* Waits of one side tell nothing of the order. */
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(anon_waits,
-						 ARRAY_SIZE(anon_waits), file),
-			file);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(one_wait,
-						 ARRAY_SIZE(one_wait), none),
+	KUNIT_EXPECT_EQ(test, prepage_test_lead_of(anon_waits,
+						   ARRAY_SIZE(anon_waits),
+						   file), file);
+	KUNIT_EXPECT_EQ(test, prepage_test_lead_of(one_wait,
+						   ARRAY_SIZE(one_wait), none),
 			none);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(waits, 2, anon), anon);
-	KUNIT_EXPECT_EQ(test, prepage_lead_learn(NULL, 0, anon), anon);
+	KUNIT_EXPECT_EQ(test, prepage_test_lead_of(waits, 2, anon), anon);
+	KUNIT_EXPECT_EQ(test, prepage_test_lead_of(NULL, 0, anon), anon);
 
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(anon, both, true), file);
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, both, true), anon);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(anon, both, true), BIT(file));
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, both, true), BIT(anon));
 	/* One side starting, or no lead, or unordered: none waits. */
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, BIT(file), true), none);
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, BIT(anon), true), none);
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(none, both, true), none);
-	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, both, false), none);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, BIT(file), true), 0);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, BIT(anon), true), 0);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(none, both, true), 0);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(file, both, false), 0);
+}
+
+/* Three made-up backends' waits: their log kinds, in their side order. */
+static const u8 prepage_test_three_kinds[] = {
+	PREPAGE_LOG_ANON_SWAPIN, PREPAGE_LOG_FILE_ACCESS, PREPAGE_LOG_FILE_ADDED,
+};
+
+/*
+ * The core's decisions of a window read only the backends' outcomes, and
+ * hold for any number of backends: here three made-up ones, a, b and c,
+ * waited on in the log entries of the kinds prepage_test_three_kinds[].
+ * The side waited on earliest on average leads, of however many were
+ * waited on; a side not waited on does not count; waits on one side only
+ * keep the lead. All the others wait for the lead when it starts, and
+ * only those that start. Each backend's back-off is judged on its own
+ * outcome.
+ */
+static void prepage_test_three_backends(struct kunit *test)
+{
+	const unsigned int a = 0, b = 1, c = 2, none = 3;
+	static const struct prepage_log_entry c_first[] = {
+		LEAD_LOG(FILE_ADDED), LEAD_LOG(ANON_SWAPIN),
+		LEAD_LOG(FILE_ACCESS), LEAD_LOG(FILE_ADDED),
+		LEAD_LOG(ANON_SWAPIN), LEAD_LOG(FILE_ACCESS),
+	};
+	/* Mean positions: c 1, a 2, b 4. */
+	static const struct prepage_log_entry b_last[] = {
+		LEAD_LOG(FILE_ADDED), LEAD_LOG(ANON_SWAPIN),
+		LEAD_LOG(FILE_ADDED), LEAD_LOG(ANON_SWAPIN),
+		LEAD_LOG(FILE_ACCESS),
+	};
+	struct prepage_outcome out[3] = {};
+	struct prepage_backoff back[3] = {};
+	unsigned int i;
+
+	prepage_log_waits(c_first, ARRAY_SIZE(c_first),
+			  prepage_test_three_kinds, 3, out);
+	KUNIT_EXPECT_EQ(test, out[a].waits, 2);
+	KUNIT_EXPECT_EQ(test, out[a].wait_pos, 1 + 4);
+	KUNIT_EXPECT_EQ(test, out[b].waits, 2);
+	KUNIT_EXPECT_EQ(test, out[b].wait_pos, 2 + 5);
+	KUNIT_EXPECT_EQ(test, out[c].waits, 2);
+	KUNIT_EXPECT_EQ(test, out[c].wait_pos, 0 + 3);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(out, 3, none), c);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(out, 3, a), c);
+
+	memset(out, 0, sizeof(out));
+	prepage_log_waits(b_last, ARRAY_SIZE(b_last),
+			  prepage_test_three_kinds, 3, out);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(out, 3, b), c);
+
+	/* a and c tie for the earliest: the lead stays, whichever it is. */
+	memset(out, 0, sizeof(out));
+	out[a] = (struct prepage_outcome){ .waits = 2, .wait_pos = 4 };
+	out[b] = (struct prepage_outcome){ .waits = 1, .wait_pos = 9 };
+	out[c] = (struct prepage_outcome){ .waits = 1, .wait_pos = 2 };
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(out, 3, b), b);
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(out, 3, none), none);
+	/* b alone earliest, after a side without waits. */
+	out[a].waits = 0;
+	out[b].wait_pos = 1;
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(out, 3, a), b);
+	/* Waits on c only tell nothing. */
+	out[b].waits = 0;
+	KUNIT_EXPECT_EQ(test, prepage_lead_learn(out, 3, a), a);
+
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(b, BIT(a) | BIT(b) | BIT(c),
+						 true), BIT(a) | BIT(c));
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(c, BIT(b) | BIT(c), true),
+			BIT(b));
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(a, BIT(b) | BIT(c), true), 0);
+	KUNIT_EXPECT_EQ(test, prepage_lead_defer(none, BIT(a) | BIT(b) | BIT(c),
+						 true), 0);
+
+	/* a paid, b did not, c prepaged too little to tell. */
+	memset(out, 0, sizeof(out));
+	out[a] = (struct prepage_outcome){ .prepaged = 100, .hit = 60 };
+	out[b] = (struct prepage_outcome){ .prepaged = 100, .hit = 60,
+					   .refetched = 20 };
+	out[c] = (struct prepage_outcome){ .prepaged = 31 };
+	back[a].level = 2;
+	for (i = 0; i < 3; i++)
+		prepage_backoff(&back[i], &out[i], 500, false);
+	KUNIT_EXPECT_EQ(test, back[a].level, 0);
+	KUNIT_EXPECT_EQ(test, back[b].level, 1);
+	KUNIT_EXPECT_EQ(test, back[b].skip, 1);
+	KUNIT_EXPECT_EQ(test, back[c].level, 0);
+	KUNIT_EXPECT_EQ(test, back[c].skip, 0);
 }
 
 static atomic_t prepage_test_reach_queued;
@@ -435,7 +498,7 @@ static void prepage_test_reach(struct kunit *test)
 	pm->logging = true;
 
 	/* The anonymous side waits: file pages added are the lead's. */
-	pm->deferred = PREPAGE_SIDE_ANON;
+	pm->reach_kinds = BIT(swapin);
 	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, added, 0, 64), 0);
 	/* One page short of it, in runs apart: not reached. */
 	for (i = 0; i < PREPAGE_REACH_PAGES - 1; i++)
@@ -451,7 +514,7 @@ static void prepage_test_reach(struct kunit *test)
 	/* The file side waits: accesses of resident pages are no wait. */
 	pm->reached = false;
 	pm->reach_pages = 0;
-	pm->deferred = PREPAGE_SIDE_FILE;
+	pm->reach_kinds = BIT(added);
 	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, swapin, 300, 64), 1);
 	KUNIT_EXPECT_EQ(test,
 			prepage_test_reach_log(pm, PREPAGE_LOG_FILE_ACCESS,
@@ -465,10 +528,10 @@ static void prepage_test_reach(struct kunit *test)
 	/* No side waits, or the log is off: nothing is counted. */
 	pm->reached = false;
 	pm->reach_pages = 0;
-	pm->deferred = PREPAGE_NR_SIDES;
+	pm->reach_kinds = 0;
 	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, added, 1000, 64), 2);
 	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, swapin, 1000, 64), 2);
-	pm->deferred = PREPAGE_SIDE_ANON;
+	pm->reach_kinds = BIT(swapin);
 	pm->logging = false;
 	i = pm->log_nr;
 	KUNIT_EXPECT_EQ(test, prepage_test_reach_log(pm, swapin, 2000, 64), 2);
@@ -483,6 +546,7 @@ static struct kunit_case prepage_core_test_cases[] = {
 	KUNIT_CASE(prepage_test_backoff),
 	KUNIT_CASE(prepage_test_zone_room),
 	KUNIT_CASE(prepage_test_lead),
+	KUNIT_CASE(prepage_test_three_backends),
 	KUNIT_CASE(prepage_test_reach),
 	{},
 };

@@ -62,20 +62,24 @@ static struct prepage_file *prepage_test_file(struct kunit *test,
 	return f;
 }
 
-static void prepage_test_window_close(struct kunit *test,
-				      struct prepage_mm *pm,
-				      struct prepage_log_entry *log,
-				      unsigned int nr)
+/* Close @pm's window with @nr entries of @log; return its outcome. */
+static struct prepage_outcome
+prepage_test_window_close(struct kunit *test, struct prepage_mm *pm,
+			  struct prepage_log_entry *log, unsigned int nr)
 {
+	struct prepage_outcome out = {};
+
 	mutex_lock(&pm->lock);
-	prepage_file_window_close(pm, log, nr);
+	prepage_file_window_close(pm, log, nr, &out);
 	mutex_unlock(&pm->lock);
+	return out;
 }
 
 static void prepage_test_file_account(struct kunit *test)
 {
 	struct prepage_mm *pm = prepage_test_pm(test);
 	struct prepage_file *f, *idle;
+	struct prepage_outcome out;
 	const void *key;
 
 	/* Target 0-31 and 40-43; the engine prepaged 0-31 of it. */
@@ -84,6 +88,8 @@ static void prepage_test_file_account(struct kunit *test)
 	/* A file the app does not touch: its prepaged 0-7 go unused. */
 	idle = prepage_test_file(test, pm, (pgoff_t []){ 0, 8 }, 1);
 	prepage_fill_set(test, &idle->prepaged, (pgoff_t []){ 0, 8 }, 1);
+	/* As the prepagers counted them, since the window opened. */
+	atomic_long_set(&pm->stat[PREPAGE_STAT_FILE_PREPAGED], 32 + 8);
 	key = f->file->f_mapping;
 	{
 		/* Out of order and split, as the hooks log them. */
@@ -97,7 +103,8 @@ static void prepage_test_file_account(struct kunit *test)
 			{ key, 40, 4, PREPAGE_LOG_FILE_ACCESS },
 		};
 
-		prepage_test_window_close(test, pm, log, ARRAY_SIZE(log));
+		out = prepage_test_window_close(test, pm, log,
+						ARRAY_SIZE(log));
 	}
 	/* 0-15 and 28-31 were prepaged and used (28-31 evicted first). */
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_HIT), 20UL);
@@ -109,6 +116,11 @@ static void prepage_test_file_account(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_EVICTED),
 			4UL + 12 + 8);
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_FILE_DEMOTED), 0UL);
+	/* The outcome the core judges the window by: the same counts. */
+	KUNIT_EXPECT_EQ(test, out.prepaged, 40UL);
+	KUNIT_EXPECT_EQ(test, out.hit, 20UL);
+	KUNIT_EXPECT_EQ(test, out.miss, 8UL);
+	KUNIT_EXPECT_EQ(test, out.refetched, 4UL);
 	/* Used candidates join the target; prepaged pages not used leave. */
 	prepage_expect_set(test, &f->target,
 			   (pgoff_t []){ 0, 16, 28, 4, 40, 4, 50, 2 }, 4);
