@@ -2232,8 +2232,8 @@ static void record_profiles(void)
 		die("/proc/self/exe: %s", strerror(errno));
 	snprintf(strrchr(prepagectl, '/') + 1, 16, "prepagectl");
 	knob("enabled", "1");
-	knob("file_enabled", "0");
-	knob("anon_enabled", "0");
+	knob("file/enabled", "0");
+	knob("anon/enabled", "0");
 	trace_hold(true);
 	for (i = 0; i < opt.apps; i++) {
 		apps[i].id = i;
@@ -3446,8 +3446,8 @@ static int run_mode(const char *name, int trial, bool anatomy)
 	 */
 	knob("enabled", pre || rerecord ? "1" : "0");
 	if (rerecord) {
-		knob("file_enabled", "0");
-		knob("anon_enabled", "0");
+		knob("file/enabled", "0");
+		knob("anon/enabled", "0");
 	}
 	for (i = 0; pre && i < nr_sets; i++) {
 		char name[64], *eq = strchr(sets[i], '=');
@@ -3456,8 +3456,8 @@ static int run_mode(const char *name, int trial, bool anatomy)
 		knob(name, eq + 1);
 	}
 	if (pre) {
-		knob("file_enabled", strcmp(mode, "prepage-anon") ? "1" : "0");
-		knob("anon_enabled", strcmp(mode, "prepage-file") ? "1" : "0");
+		knob("file/enabled", strcmp(mode, "prepage-anon") ? "1" : "0");
+		knob("anon/enabled", strcmp(mode, "prepage-file") ? "1" : "0");
 	}
 	if (settings)
 		mode_settings(settings, old, false);

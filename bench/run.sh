@@ -8,25 +8,29 @@
 # model), each {raw.txt,console.log,results.json,switches.csv,
 # summary.csv,latency.png,cdf.png,hist.png,anatomy.png}.
 #
+# Every setting is an environment variable (bench/README.md, "Settings"):
+#   BENCH_<OPTION>=VALUE          prepage-bench's --<option> VALUE ('-' as
+#                                 '_'; =1 for a flag; BENCH_SET="A=1 B=2"
+#                                 for --set A=1 --set B=2), e.g.
+#                                 BENCH_MODES, BENCH_ROUNDS, BENCH_FOOTPRINT;
+#                                 BENCH_TRIALS (default 5) and BENCH_ANATOMY
+#                                 (default 1) apply to both workloads
+#   BENCH_APP_<OPTION>=VALUE      the same, for the apps workload only
+#                                 (defaults: BENCH_APP_MODES ideal,
+#                                 baseline, userspace, populate,
+#                                 prepage-anon, prepage, prepage-profile;
+#                                 BENCH_APP_WARMUP 2, BENCH_APP_ROUNDS 4,
+#                                 BENCH_APP_ANATOMY 0)
+#   BENCH_SCENARIO_<OPTION>=VALUE the same, for a scenario only
 #   BENCH_WORKLOADS="apps model"  which of the two (default both)
-#   BENCH_APPS="DIR..."           the app directories (default
+#   BENCH_APP_DIRS="DIR..."       the app directories (default
 #                                 bench/apps/*; bench/README.md, "Apps")
-#   BENCH_APP_MODES=LIST          the modes of the apps workload (default:
-#                                 ideal, baseline, userspace, populate,
-#                                 prepage-anon, prepage, prepage-profile)
-#   BENCH_APP_ARGS="..."          its options after BENCH_ARGS' (default
-#                                 --warmup 2 --rounds 4 --anatomy 0)
-#   BENCH_TRIALS=N                measured trials per mode (default 5)
 #   BENCH_SCENARIO=drift|apps     instead, a scenario of bench/README.md
 #                 on the calibrated model, with its pre-registered
 #                 verdict (bench/scenario.py): drift, a run per
 #                 BENCH_DRIFTS (default "0 5 10 20") into
 #                 build/bench/scenario-drift/d<PCT>/; apps, into
-#                 build/bench/scenario-apps/. BENCH_SCENARIO_MODES
-#                 overrides its modes, BENCH_SCENARIO_ARGS adds options
-#                 (after the scenario's own: --trials 3 --apps 4
-#                 for drift, --trials 2 for apps)
-#
+#                 build/bench/scenario-apps/
 #   BENCH_STORAGE=emmc|ufs|none   disk throttling profile (default emmc);
 #                 emmc-dilated, ufs-dilated: the same profile with its
 #                 bandwidth and IOPS divided by how much slower the
@@ -34,17 +38,67 @@
 #                 fault loop timed on both; a plain CPU loop's ratio is
 #                 logged beside it), so that CPU and storage keep a
 #                 phone's balance
-#   BENCH_ARGS="--apps 8 ..."     prepage-bench options (see --help)
-#   BENCH_ANATOMY=N               anatomy trials per mode (default 1; 0
-#                                 for none)
-#   VM_MEM, VM_CPUS, VM_DISK_SIZE the guest (default 1024 MiB, 2, 1G)
 #   BENCH_OVERHEAD=0              skip the hook-overhead comparison (it
 #                                 builds the base kernel once, ~10 min;
 #                                 wall time, then instructions under
 #                                 QEMU's -icount); =only: that alone,
 #                                 no switches
+#   BENCH_TIMEOUT=SECONDS         of a VM run (default 5400)
+#   VM_MEM, VM_CPUS, VM_DISK_SIZE the guest (default 1024 MiB, 2, 1G)
 set -euo pipefail
 . "$(dirname "$0")/../dev/lib.sh"
+
+# prepage-bench's options that the environment sets (the others run.sh
+# passes itself), and its flags.
+bench_opts=(apps warmup rounds trials anatomy seed footprint gc use-alloc
+	framework-pct jitter modes work sequences budget set drift unprofiled
+	update)
+bench_flags=(pageout no-memcg no-delay-dequeue)
+# The variable of option $2 under prefix $1: BENCH_APP + use-alloc ->
+# BENCH_APP_USE_ALLOC.
+opt_var() { local o=${2//-/_}; echo "${1}_${o^^}"; }
+# The options set in the environment under prefix $1, as arguments.
+opts_from() {
+	local o var v
+	for o in "${bench_opts[@]}"; do
+		var=$(opt_var "$1" "$o")
+		v=${!var:-}
+		[ -n "$v" ] || continue
+		if [ "$o" = set ]; then
+			for v in $v; do printf -- '--set %s ' "$v"; done
+		else
+			printf -- '--%s %s ' "$o" "$v"
+		fi
+	done
+	for o in "${bench_flags[@]}"; do
+		var=$(opt_var "$1" "$o")
+		[ "${!var:-0}" = 1 ] && printf -- '--%s ' "$o"
+	done
+}
+# A misspelt setting would be silently ignored: refuse any BENCH_
+# variable that is not one.
+known=" BENCH_WORKLOADS BENCH_APP_DIRS BENCH_SCENARIO BENCH_DRIFTS BENCH_STORAGE BENCH_OVERHEAD BENCH_TIMEOUT BENCH_KERNEL "
+for p in BENCH BENCH_APP BENCH_SCENARIO; do
+	for o in "${bench_opts[@]}" "${bench_flags[@]}"; do
+		known+="$(opt_var $p "$o") "
+	done
+done
+for v in $(compgen -v BENCH_); do
+	case $v in
+	BENCH_ARGS|BENCH_APP_ARGS|BENCH_SCENARIO_ARGS)
+		die "$v is gone: each option of prepage-bench is a variable of its own, BENCH_<OPTION> (bench/README.md, \"Settings\")" ;;
+	BENCH_APPS)
+		[[ ${BENCH_APPS} =~ ^[0-9]+$ ]] ||
+			die "BENCH_APPS is the model's --apps N; the app directories are BENCH_APP_DIRS" ;;
+	esac
+	[[ $known = *" $v "* ]] || die "$v is not a setting of make bench (bench/README.md, \"Settings\")"
+done
+for p in BENCH BENCH_APP BENCH_SCENARIO; do
+	for o in "${bench_flags[@]}"; do
+		v=$(opt_var $p "$o")
+		case ${!v:-0} in 0|1) ;; *) die "$v: 1 or 0, not ${!v}" ;; esac
+	done
+done
 
 "$ROOT/dev/setup.sh" bench
 "$ROOT/dev/base.sh"
@@ -104,13 +158,11 @@ if [ "$storage" != "${storage%-dilated}" ]; then
 fi
 disk=""
 [ ${#t[@]} = 4 ] && disk="throttling.bps-read=${t[0]},throttling.iops-read=${t[1]},throttling.bps-write=${t[2]},throttling.iops-write=${t[3]}"
-args="${BENCH_ARGS:-}"
-case " $args " in *" --anatomy "*) ;; *) args="--anatomy ${BENCH_ANATOMY:-1} $args" ;; esac
-case " $args " in *" --trials "*) ;; *) args="--trials ${BENCH_TRIALS:-5} $args" ;; esac
-# The workloads: the real programs of BENCH_APPS (apps: bench/apps/* by
-# default, see bench/README.md) and the calibrated footprint model
-# (model; --footprint in BENCH_ARGS picks another). Each is a VM run of
-# its own: build/bench/apps/ and build/bench/.
+args="--trials ${BENCH_TRIALS:-5} --anatomy ${BENCH_ANATOMY:-1} $(opts_from BENCH)"
+# The workloads: the real programs of BENCH_APP_DIRS (apps: bench/apps/*
+# by default, see bench/README.md) and the calibrated footprint model
+# (model; BENCH_FOOTPRINT picks another). Each is a VM run of its own:
+# build/bench/apps/ and build/bench/.
 workloads=${BENCH_WORKLOADS:-apps model}
 for w in $workloads; do
 	case $w in apps|model) ;; *) die "BENCH_WORKLOADS: apps, model or both, not $w" ;; esac
@@ -151,7 +203,7 @@ if [ -n "$scenario" ]; then
 			run_vm "$out/scenario-drift/d$d" "${VM_DISK_SIZE:-1G}" $sargs \
 				--trials 3 --apps 4 --rounds 60 --sequences cycle,random \
 				--modes "${BENCH_SCENARIO_MODES:-baseline,userspace,userspace-rerecord,prepage,prepage-profile}" \
-				${BENCH_SCENARIO_ARGS:-} --drift "$d"
+				$(opts_from BENCH_SCENARIO) --drift "$d"
 			dirs+=("$out/scenario-drift/d$d")
 		done
 		set +e
@@ -163,7 +215,7 @@ if [ -n "$scenario" ]; then
 			--trials 2 --apps 12 --rounds 25 --sequences zipf \
 			--unprofiled 1,5,9 --update 4@150 \
 			--modes "${BENCH_SCENARIO_MODES:-baseline,userspace,prepage}" \
-			${BENCH_SCENARIO_ARGS:-}
+			$(opts_from BENCH_SCENARIO)
 		set +e
 		python3 "$ROOT/bench/scenario.py" apps "$out/scenario-apps" | tee "$out/scenario-apps/verdict.txt"
 		vrc=${PIPESTATUS[0]}
@@ -176,16 +228,18 @@ fi
 if [ "${BENCH_OVERHEAD:-1}" != only ]; then
 	if [[ " $workloads " = *" apps "* ]]; then
 		# The apps' root tree, on the app disk at /mnt/disk/root.
-		apps=(${BENCH_APPS:-$ROOT/bench/apps/*})
+		apps=(${BENCH_APP_DIRS:-$ROOT/bench/apps/*})
 		"$ROOT/bench/stage-apps.sh" "$BUILD/bench-apps/root" "${apps[@]}"
 		size=$(( $(du -sm "$BUILD/bench-apps" | cut -f1) + 512 ))M
 		names=$(for a in "${apps[@]}"; do basename "$a"; done | paste -sd,)
 		# The oracle modes need a footprint known in advance. Fewer
 		# rounds and no anatomy trial by default: a real program's
 		# switch takes longer than a model app's (the VM time, README).
+		aargs="--warmup ${BENCH_APP_WARMUP:-2} --rounds ${BENCH_APP_ROUNDS:-4}"
+		aargs+=" --anatomy ${BENCH_APP_ANATOMY:-0} $(opts_from BENCH_APP)"
 		amodes=${BENCH_APP_MODES:-ideal,baseline,userspace,populate,prepage-anon,prepage,prepage-profile}
 		VM_DISK_TREE=$BUILD/bench-apps run_vm "$out/apps" "$size" \
-			$args ${BENCH_APP_ARGS:---warmup 2 --rounds 4 --anatomy 0} \
+			$args $aargs \
 			--real-apps /mnt/disk/root --app-list "$names" --modes "$amodes"
 	fi
 	[[ " $workloads " = *" model "* ]] &&
@@ -242,7 +296,7 @@ fi
 # file): none with BENCH_WORKLOADS=apps and BENCH_OVERHEAD=0.
 if [[ " $workloads " = *" model "* ]] || [ -s "$out/raw.txt" ]; then
 	[[ " $workloads " = *" apps "* ]] && echo &&
-		echo "== the calibrated footprint model (or BENCH_ARGS' --footprint) =="
+		echo "== the calibrated footprint model (or BENCH_FOOTPRINT's) =="
 	"$py" "$ROOT/bench/report.py" "$out/raw.txt" "$out" || rc=1
 fi
 [ "$rc" = 0 ] || die "the benchmark failed (exit $rc): see $out/raw.txt and $out/console.log"

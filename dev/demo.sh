@@ -38,16 +38,16 @@ for i in $(seq 50); do [ -s /tmp/app.out ] && break; sleep 0.1; done
 [ -s /tmp/app.out ] || { echo "demo-app did not start"; exit 1; }
 echo "# demo-app $PID: reads pages 0-15 of /mnt/disk/app.dat and heap pages 0-31"
 echo "# Record with both sides off, so that every page the app uses faults."
-run "echo 0 > /sys/kernel/mm/prepage/file_enabled"
-run "echo 0 > /sys/kernel/mm/prepage/anon_enabled"
+run "echo 0 > /sys/kernel/mm/prepage/file/enabled"
+run "echo 0 > /sys/kernel/mm/prepage/anon/enabled"
 run "./prepagectl record -p $PID -n 3 -k 2 -o /tmp/app.table &"
 rec=$!
 sleep 1
 switch; switch; switch
 wait $rec
 run cat /tmp/app.table
-run "echo 1 > /sys/kernel/mm/prepage/file_enabled"
-run "echo 1 > /sys/kernel/mm/prepage/anon_enabled"
+run "echo 1 > /sys/kernel/mm/prepage/file/enabled"
+run "echo 1 > /sys/kernel/mm/prepage/anon/enabled"
 run ./prepagectl load -p $PID /tmp/app.table
 switch
 run ./prepagectl stat -p $PID

@@ -75,6 +75,7 @@ enum prepage_close_reason {
 enum prepage_stop_reason {
 	PREPAGE_STOP_REASONS(PREPAGE_REASON_ENUM, PREPAGE_REASON_ENUM)
 };
+
 #undef PREPAGE_REASON_ENUM
 
 /*

@@ -4,14 +4,14 @@
  * windows become candidates; candidates the app accesses again in later
  * windows (the PTE accessed bit, cleared at the end of each window, is
  * found set at the end of the next) are promoted to the target table once
- * used in anon_promote_windows windows, the swap-in's included (three by
+ * used in anon/promote_windows windows, the swap-in's included (three by
  * default: a page used in only two of an app's switches is more likely
  * to be in the part of its footprint that changes than in the part that
  * does not); a target the app did not access in a window goes back to
  * being a candidate, so that only pages used in the last window are
  * prepaged.
  * Every entry has a timeout, in windows, reset when the page is
- * accessed: an entry whose page was not accessed for anon_timeout
+ * accessed: an entry whose page was not accessed for anon/timeout
  * windows is dropped.
  *
  * At the start of a window the anonymous prepager swaps the target pages
@@ -59,7 +59,7 @@
  * @nr_targets:		target entries
  * @nr_chunks:		XArray chunks (XA_CHUNK_SIZE pages) with an entry
  * @nr_parsed:		pages of the table lines parsed into it, overlaps
- *			counted twice, bounded by max_anon_pages
+ *			counted twice, bounded by anon/max_pages
  */
 struct prepage_anon_table {
 	struct xarray pages;
@@ -174,7 +174,7 @@ static unsigned int prepage_batch_pages __read_mostly = 16;
 static unsigned int prepage_max_anon_pages __read_mostly = 65536;
 /*
  * Back off below this anonymous precision, in permille
- * (prepage_backoff()). Default: 100.
+ * (prepage_backoff_judge()). Default: 100.
  */
 static unsigned int prepage_anon_min_precision_permille __read_mostly = 100;
 
@@ -299,7 +299,7 @@ static unsigned long anon_max_chunks(void)
 
 /*
  * Make @val the entry of page @vpn. Return: 0; -ENOSPC past
- * max_anon_pages entries or past the chunks they may use; -ENOMEM.
+ * anon/max_pages entries or past the chunks they may use; -ENOMEM.
  */
 static int anon_table_set_entry(struct prepage_anon_table *t,
 				unsigned long vpn, unsigned long val)
@@ -839,7 +839,7 @@ static const struct prepage_ops prepage_anon_ops;
  * Counts the window's anonymous misses (pages the app swapped in itself)
  * and hits (prepaged pages whose accessed bit is set), adds the pages the
  * app swapped in as candidates, promotes the candidates used in
- * their anon_promote_windows-th window, demotes the targets that were
+ * their anon/promote_windows-th window, demotes the targets that were
  * not accessed and ages them and the candidates,
  * and deactivates the prepaged pages the app did not use, as MADV_COLD
  * does. The accessed bits
@@ -1417,7 +1417,7 @@ static void anon_plan_and_queue(struct prepage_mm *pm)
 
 /*
  * The work of one prepager thread in a window: take batches of
- * batch_pages target pages until none is left or it is told to stop.
+ * anon/batch_pages target pages until none is left or it is told to stop.
  */
 static void anon_worker_fn(struct kthread_work *work)
 {
@@ -1579,11 +1579,11 @@ static void prepage_anon_table_free(void *table)
  * A line is "anon ADDR:NR_PAGES target=0|1 timeout=N", ADDR page aligned
  * and the range within the user address space. The pages of all lines
  * are counted, whether or not lines overlap, so that the work of a parse
- * is bounded by max_anon_pages; the parse reschedules and stops on a
+ * is bounded by anon/max_pages; the parse reschedules and stops on a
  * fatal signal.
  *
  * Return: 0; -EINVAL for a malformed line or a range outside the user
- * address space; -ENOSPC for more than max_anon_pages pages in all, or
+ * address space; -ENOSPC for more than anon/max_pages pages in all, or
  * pages spread too thinly; -EINTR; -ENOMEM.
  */
 static int prepage_anon_table_parse(void *table, char *line,
@@ -1741,17 +1741,17 @@ void __prepage_anon_swapin(struct mm_struct *mm, unsigned long address,
 
 /* ---- the backend ------------------------------------------------------- */
 
-PREPAGE_SWITCH(anon_enabled);
+PREPAGE_SWITCH(anon_enabled, enabled);
 /* Windows; applies to entries as they are next used or learned. */
-PREPAGE_KNOB(anon_timeout, 1, PREPAGE_MAX_ANON_TIMEOUT);
+PREPAGE_KNOB(anon_timeout, timeout, 1, PREPAGE_MAX_ANON_TIMEOUT);
 /* Windows of use, the swap-in's included; applies at the next window's end. */
-PREPAGE_KNOB(anon_promote_windows, 2, ANON_MAX_USES);
+PREPAGE_KNOB(anon_promote_windows, promote_windows, 2, ANON_MAX_USES);
 /* Pages an anonymous prepager thread takes at a time. */
-PREPAGE_KNOB(batch_pages, 1, 1024);
+PREPAGE_KNOB(batch_pages, batch_pages, 1, 1024);
 /* Pages; the most anonymous table entries of one process. */
-PREPAGE_KNOB(max_anon_pages, 1, 1U << 24);
+PREPAGE_KNOB(max_anon_pages, max_pages, 1, 1U << 24);
 /* The anonymous precision below which a window did not pay; 0: never. */
-PREPAGE_KNOB(anon_min_precision_permille, 0, 1000);
+PREPAGE_KNOB(anon_min_precision_permille, min_precision_permille, 0, 1000);
 
 static struct attribute *prepage_anon_attrs[] = {
 	&anon_enabled_switch.attr.attr,
@@ -1765,7 +1765,7 @@ static struct attribute *prepage_anon_attrs[] = {
 
 static const struct attribute_group prepage_anon_attr_group = {
 	.attrs = prepage_anon_attrs,
-	.name = "prepage",
+	.name = "anon",
 };
 
 /* The target pages the anonymous prepagers start with, for the back-off. */

@@ -931,7 +931,7 @@ static void prepage_backoff_open(struct prepage_mm *pm)
 }
 
 /**
- * prepage_backoff() - judge whether the prepaging of a window paid
+ * prepage_backoff_judge() - judge whether the prepaging of a window paid
  * @b:		a backend's back-off, its window just closed and counted
  * @out:	the backend's outcome of the window
  * @permille:	its min_precision_permille
@@ -955,7 +955,7 @@ static void prepage_backoff_open(struct prepage_mm *pm)
  *
  * It reads only @b and @out: the core judges every backend alike.
  */
-static void prepage_backoff(struct prepage_backoff *b,
+static void prepage_backoff_judge(struct prepage_backoff *b,
 			    const struct prepage_outcome *out,
 			    unsigned int permille, bool unlogged)
 {
@@ -1360,7 +1360,7 @@ static void __prepage_window_settle(struct prepage_mm *pm, bool keep_log)
 				continue;
 			ops->window_close(pm, log, pm->settle_nr, &out[i]);
 			if (ops->min_precision)
-				prepage_backoff(&pm->backoff[i], &out[i],
+				prepage_backoff_judge(&pm->backoff[i], &out[i],
 						READ_ONCE(*ops->min_precision),
 						ops->hits_logged &&
 						pm->log_dropped);
@@ -1397,7 +1397,7 @@ static void __prepage_window_settle(struct prepage_mm *pm, bool keep_log)
  * Does what the end of a window left to do, if it is still to be done
  * and its prepagers are done: counts its hits and misses, updates the
  * tables from what the app used, judges whether each backend's
- * prepaging paid (prepage_backoff()) and fires the close event; then
+ * prepaging paid (prepage_backoff_judge()) and fires the close event; then
  * frees its log. Its settle work does it as soon as the prepagers are
  * done; whoever needs the window counted first does it itself: a new
  * window, a reset, a table load, a reader of /proc/<pid>/prepage,

@@ -16,7 +16,7 @@
  *
  * The file prepager reads the target tables at the start of a window,
  * one work per file, each file always on the same thread, so that no two
- * threads read one file: files of at least big_file_pages on one thread
+ * threads read one file: files of at least file/big_file_pages on one thread
  * of normal weight (SCHED_BATCH), the others on SCHED_IDLE threads.
  */
 
@@ -105,8 +105,8 @@ struct prepage_file {
  * @files:	&struct prepage_file entries, one per file
  * @nr_files:	number of entries in @files
  * @nr_stale:	lines dropped while the table was loaded (stale files)
- * @nr_extents:	candidate extents of all files, bounded by max_file_extents
- *		while the table is parsed
+ * @nr_extents:	candidate extents of all files, bounded by
+ *		file/max_extents while the table is parsed
  */
 struct prepage_file_table {
 	struct list_head files;
@@ -150,7 +150,7 @@ static unsigned int prepage_big_file_pages __read_mostly = 16384;
 /* Read one page per this many first, for the file system's block map. */
 static unsigned int prepage_metadata_stride_pages __read_mostly = 512;
 /*
- * Back off below this file precision, in permille (prepage_backoff()).
+ * Back off below this file precision, in permille (prepage_backoff_judge()).
  * Default: 100.
  */
 static unsigned int prepage_file_min_precision_permille __read_mostly = 100;
@@ -465,7 +465,7 @@ static void *prepage_file_table_new(void)
  * Return: 0; -EINVAL for a malformed line, a relative path, an unaligned
  * or overflowing range, a target outside the candidates, a file that
  * cannot be prepaged or two lines for one file; -ELOOP for a path
- * naming a symbolic link; -ENOSPC for more than max_file_extents
+ * naming a symbolic link; -ENOSPC for more than file/max_extents
  * candidate ranges in all; the error of opening a file (such as -ENOENT
  * or -EACCES); -ENOMEM.
  */
@@ -659,9 +659,10 @@ out:
  * tables, whose misses still count. Return: the pages prepaged for the
  * window that were reclaimed and that the app then read itself.
  */
-static unsigned long prepage_file_account(struct prepage_mm *pm, struct prepage_file *f,
-				 const struct prepage_extents *accessed,
-				 const struct prepage_extents *added)
+static unsigned long prepage_file_account(struct prepage_mm *pm,
+					  struct prepage_file *f,
+					  const struct prepage_extents *accessed,
+					  const struct prepage_extents *added)
 {
 	unsigned int max = READ_ONCE(prepage_max_file_extents);
 	struct prepage_extents used = {}, missed = {}, before = {};
@@ -896,7 +897,7 @@ static void prepage_file_worker_done(struct prepage_mm *pm)
  * MGLRU), as a refault of the workingset does, and not where readahead
  * puts its pages, among the first that reclaim takes. A folio only of
  * the pages between target extents that are read with them
- * (merge_gap_pages) is not wanted, and stays where readahead puts it.
+ * (file/merge_gap_pages) is not wanted, and stays where readahead puts it.
  * At the end of the window, prepaged pages the app did not use are
  * demoted (prepage_file_demote()).
  */
@@ -1031,13 +1032,13 @@ static bool prepage_file_cached(struct address_space *mapping,
 /*
  * Drop from the plan of @f the extents of at most %PREPAGE_FILE_CHUNK
  * pages that are all cached, before the data pass merges the extents
- * closer than merge_gap_pages: the pages between two extents are worth
+ * closer than file/merge_gap_pages: the pages between two extents are worth
  * reading with them only if both need a read. Otherwise a target that
  * is cached (the app used it a moment ago) would have the prepager read
  * nothing but the pages between its extents, which nobody asked for.
  * Larger extents are kept (readahead skips their cached pages): so a
  * look is at most a chunk of the page cache, under RCU, and the prune at
- * most max_file_extents of them, rescheduling between them.
+ * most file/max_extents of them, rescheduling between them.
  * Return: false if the prepagers are to stop (the plan is then cut short).
  */
 static bool prepage_file_prune(struct prepage_file *f)
@@ -1125,10 +1126,10 @@ static enum prepage_stop_reason prepage_file_stop_reason(struct prepage_file *f,
 
 /*
  * The work of one file in a window, from its plan: first single target
- * pages, at most one per metadata_stride_pages of the file, so that the
+ * pages, at most one per file/metadata_stride_pages of the file, so that the
  * file system reads the block map of the whole range early, then the
  * target extents in file order, less the small ones found all cached,
- * extents closer than merge_gap_pages read as one range.
+ * extents closer than file/merge_gap_pages read as one range.
  * After %PREPAGE_FILE_SLICE steps the work queues itself again, behind
  * the works of other files (and apps) on its thread.
  */
@@ -1407,17 +1408,17 @@ void __prepage_file_added(struct address_space *mapping, struct folio *folio)
 
 /* ---- the backend ------------------------------------------------------- */
 
-PREPAGE_SWITCH(file_enabled);
+PREPAGE_SWITCH(file_enabled, enabled);
 /* Pages; 0 reads every extent as its own I/O. */
-PREPAGE_KNOB(merge_gap_pages, 0, 1U << 20);
+PREPAGE_KNOB(merge_gap_pages, merge_gap_pages, 0, 1U << 20);
 /* Pages; a file this large or larger gets the normal-weight prepager. */
-PREPAGE_KNOB(big_file_pages, 1, UINT_MAX);
+PREPAGE_KNOB(big_file_pages, big_file_pages, 1, UINT_MAX);
 /* Pages between the pages read first for the file system's block map. */
-PREPAGE_KNOB(metadata_stride_pages, 1, UINT_MAX);
+PREPAGE_KNOB(metadata_stride_pages, metadata_stride_pages, 1, UINT_MAX);
 /* Extents; applies to tables loaded from now on. */
-PREPAGE_KNOB(max_file_extents, 1, 1U << 20);
+PREPAGE_KNOB(max_file_extents, max_extents, 1, 1U << 20);
 /* The file precision below which a window did not pay; 0: never. */
-PREPAGE_KNOB(file_min_precision_permille, 0, 1000);
+PREPAGE_KNOB(file_min_precision_permille, min_precision_permille, 0, 1000);
 
 static struct attribute *prepage_file_attrs[] = {
 	&file_enabled_switch.attr.attr,
@@ -1431,7 +1432,7 @@ static struct attribute *prepage_file_attrs[] = {
 
 static const struct attribute_group prepage_file_attr_group = {
 	.attrs = prepage_file_attrs,
-	.name = "prepage",
+	.name = "file",
 };
 
 /* The target pages the file prepagers just started with, for the back-off. */

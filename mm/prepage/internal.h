@@ -411,12 +411,12 @@ struct prepage_mm {
  * @stat_sat_out:	its counter of windows it sat out, backed off
  * @min_precision:	its min_precision_permille tunable: a window in
  *			which its precision was lower did not pay (see
- *			prepage_backoff()); NULL if it never backs off (then
+ *			prepage_backoff_judge()); NULL if it never backs off (then
  *			it needs no @stat_hit or @stat_sat_out)
  * @hits_logged:	its hits are counted from the access log, so a
  *			window whose log lacks accesses undercounts them
  * @targets:		the target pages its prepagers just started with,
- *			resident or not (see prepage_backoff()); NULL if it
+ *			resident or not (see prepage_backoff_judge()); NULL if it
  *			never backs off
  * @attrs:		its tunables, in /sys/kernel/mm/prepage/, or NULL
  * @workers_init:	create its prepager threads, when prepage is
@@ -629,20 +629,23 @@ ssize_t prepage_knob_show(struct kobject *kobj, struct kobj_attribute *attr,
 ssize_t prepage_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 			   const char *buf, size_t count);
 
-/* The file /sys/kernel/mm/prepage/NAME for the switch prepage_NAME. */
-#define PREPAGE_SWITCH(_name)						\
-	static struct prepage_switch _name##_switch = {			\
+/*
+ * The switch prepage_VAR, as the file NAME of its group of
+ * /sys/kernel/mm/prepage (the core's files, or its backend's directory).
+ */
+#define PREPAGE_SWITCH(_var, _name)					\
+	static struct prepage_switch _var##_switch = {			\
 		.attr = __ATTR(_name, 0644, prepage_switch_show,	\
 			       prepage_switch_store),			\
-		.val = &prepage_##_name,				\
+		.val = &prepage_##_var,					\
 	}
 
-/* The file /sys/kernel/mm/prepage/NAME for prepage_NAME, in [min, max]. */
-#define PREPAGE_KNOB(_name, _min, _max)					\
-	static struct prepage_knob _name##_knob = {			\
+/* The numeric tunable prepage_VAR, in [min, max], as the file NAME. */
+#define PREPAGE_KNOB(_var, _name, _min, _max)				\
+	static struct prepage_knob _var##_knob = {			\
 		.attr = __ATTR(_name, 0644, prepage_knob_show,		\
 			       prepage_knob_store),			\
-		.val = &prepage_##_name,				\
+		.val = &prepage_##_var,					\
 		.min = _min,						\
 		.max = _max,						\
 	}

@@ -130,9 +130,9 @@ ssize_t prepage_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 }
 
 /* Kilobytes a window may bring in; 0 prepages nothing. */
-PREPAGE_KNOB(max_switch_kbytes, 0, UINT_MAX);
+PREPAGE_KNOB(max_switch_kbytes, max_switch_kbytes, 0, UINT_MAX);
 /* Start the side the app waited on first before the other. */
-PREPAGE_SWITCH(order_sides);
+PREPAGE_SWITCH(order_sides, order_sides);
 
 /*
  * The counters of every address space since boot, one "key value" a line
@@ -163,24 +163,37 @@ static struct attribute *prepage_attrs[] = {
 
 static const struct attribute_group prepage_attr_group = {
 	.attrs = prepage_attrs,
-	.name = "prepage",
 };
 
-/* The core's files, then each backend's, in one directory. */
+static struct kobject *prepage_kobj;
+
+/*
+ * /sys/kernel/mm/prepage: the core's files, and a directory for each
+ * backend's, named as the backend, as transparent_hugepage has one for
+ * khugepaged's.
+ */
 static int __init prepage_sysfs_init(void)
 {
 	const struct prepage_ops *ops;
 	unsigned int i;
-	int err = sysfs_create_group(mm_kobj, &prepage_attr_group);
+	int err;
 
+	prepage_kobj = kobject_create_and_add("prepage", mm_kobj);
+	if (!prepage_kobj) {
+		pr_err("cannot create /sys/kernel/mm/prepage\n");
+		return -ENOMEM;
+	}
+	err = sysfs_create_group(prepage_kobj, &prepage_attr_group);
 	for_each_prepage_ops(ops, i) {
 		if (err)
 			break;
 		if (ops->attrs)
-			err = sysfs_merge_group(mm_kobj, ops->attrs);
+			err = sysfs_create_group(prepage_kobj, ops->attrs);
 	}
-	if (err)
+	if (err) {
 		pr_err("cannot create /sys/kernel/mm/prepage: %d\n", err);
+		kobject_put(prepage_kobj);
+	}
 	return err;
 }
 

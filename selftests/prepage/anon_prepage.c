@@ -155,9 +155,9 @@ FIXTURE_SETUP(anon)
 	/* Whole pages, no THP: the tables count base pages. */
 	madvise(self->buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
 	fill(self->buf, NR_PAGES);
-	SETUP_ASSERT(!knob_set("anon_timeout", 5));
+	SETUP_ASSERT(!knob_set("anon/timeout", 5));
 	/* Two windows of use make a target here; promote_windows tests 3. */
-	SETUP_ASSERT(!knob_set("anon_promote_windows", 2));
+	SETUP_ASSERT(!knob_set("anon/promote_windows", 2));
 	if (!pageout(self->buf, 0, NR_PAGES)) {
 		settings_restore();
 		SKIP(return, "MADV_PAGEOUT does not swap the test buffer out");
@@ -250,7 +250,7 @@ TEST_F(anon, promote_windows)
 {
 	char want[256], got[4096];
 
-	ASSERT_EQ(0, knob_set("anon_promote_windows", 3));
+	ASSERT_EQ(0, knob_set("anon/promote_windows", 3));
 	ASSERT_EQ(0, ctl("start"));
 	ASSERT_TRUE(touch(self->buf, 0, 64));
 	ASSERT_EQ(0, ctl("end"));
@@ -400,7 +400,7 @@ TEST_F(anon, evicted)
  */
 TEST_F(anon, backoff)
 {
-	ASSERT_EQ(0, knob_set("anon_min_precision_permille", 500));
+	ASSERT_EQ(0, knob_set("anon/min_precision_permille", 500));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	ASSERT_EQ(0, prepaged_switch(self->buf, 0, 16));
@@ -658,8 +658,8 @@ TEST_F(anon, used_since_last_end)
  */
 TEST_F(anon, full_table_ages_first)
 {
-	ASSERT_EQ(0, knob_set("max_anon_pages", 64));
-	ASSERT_EQ(0, knob_set("anon_timeout", 1));
+	ASSERT_EQ(0, knob_set("anon/max_pages", 64));
+	ASSERT_EQ(0, knob_set("anon/timeout", 1));
 	EXPECT_EQ(0, plain_switch(self->buf, 0, 64));
 	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_candidate_pages"));
 	EXPECT_EQ(0, plain_switch(self->buf, 64, 64));
@@ -670,13 +670,13 @@ TEST_F(anon, full_table_ages_first)
 
 /*
  * A target not used in a window is not prepaged in the next; an entry
- * whose page is not accessed for anon_timeout windows goes.
+ * whose page is not accessed for anon/timeout windows goes.
  */
 TEST_F(anon, timeout)
 {
 	char want[128], got[4096];
 
-	ASSERT_EQ(0, knob_set("anon_timeout", 2));
+	ASSERT_EQ(0, knob_set("anon/timeout", 2));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	ASSERT_EQ(0, plain_switch(self->buf, 0, 64));
 	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_target_pages"));
@@ -754,7 +754,7 @@ TEST_F(anon, bounds)
 	int i;
 
 	ASSERT_NE(NULL, table);
-	ASSERT_EQ(0, knob_set("max_anon_pages", 256));
+	ASSERT_EQ(0, knob_set("anon/max_pages", 256));
 	/* The same 200 pages twice: 400 pages of work, over 256. */
 	snprintf(table, size, "anon %p:200 target=1 timeout=5\n"
 		 "anon %p:200 target=1 timeout=5\n", self->buf, self->buf);

@@ -440,7 +440,7 @@ FIXTURE_VARIANT(merge)
 	int prepaged;		/* pages read */
 };
 
-/* 10 pages apart, closer than merge_gap_pages: one I/O, the gap read. */
+/* 10 pages apart, closer than file/merge_gap_pages: one I/O, the gap read. */
 FIXTURE_VARIANT_ADD(merge, gap10) { .gap = 10, .prepaged = 26 };
 /* 20 pages apart: two I/Os, nothing between them read. */
 FIXTURE_VARIANT_ADD(merge, gap20) { .gap = 20, .prepaged = 16 };
@@ -452,7 +452,7 @@ FIXTURE_SETUP(merge)
 	if (why)
 		SKIP(return, "%s", why);
 	SETUP_ASSERT(self->fd >= 0);
-	SETUP_ASSERT(!knob_set("merge_gap_pages", 16));
+	SETUP_ASSERT(!knob_set("file/merge_gap_pages", 16));
 }
 
 FIXTURE_TEARDOWN(merge)
@@ -755,7 +755,7 @@ FIXTURE_VARIANT(bad)
 	const char *file;	/* prepage or prepage_table */
 	const char *fmt;	/* what is written; %s is the test file */
 	int err;
-	int max_extents;	/* max_file_extents for the test, or 0 */
+	int max_extents;	/* file/max_extents for the test, or 0 */
 	bool huge;		/* write more than the largest table */
 };
 
@@ -938,7 +938,7 @@ FIXTURE_SETUP(bad)
 	SETUP_ASSERT(!load(line));
 	SETUP_ASSERT(dump(self->before, sizeof(self->before)) > 0);
 	if (variant->max_extents)
-		SETUP_ASSERT(!knob_set("max_file_extents", variant->max_extents));
+		SETUP_ASSERT(!knob_set("file/max_extents", variant->max_extents));
 }
 
 FIXTURE_TEARDOWN(bad)
@@ -1198,11 +1198,11 @@ static long file_window(int fd, int use)
 /*
  * Back-off: a window whose prepaging does not pay (the app uses 16 of
  * the 64 pages prepaged, 250 permille, below a
- * file_min_precision_permille of 500) makes the file prepagers sit out
+ * file/min_precision_permille of 500) makes the file prepagers sit out
  * the next 2^level - 1 windows, level counting such windows in a row,
  * and try again in the one after; a window that pays ends the back-off
  * (the next one that does not pay is level 1 again), and so do a new
- * table and file_min_precision_permille 0. In the windows sat out the
+ * table and file/min_precision_permille 0. In the windows sat out the
  * app reads all 64 pages itself, and the target learns them all again.
  */
 TEST_F(file, backoff)
@@ -1210,7 +1210,7 @@ TEST_F(file, backoff)
 	const int all = NR_PAGES;
 	int i;
 
-	ASSERT_EQ(0, knob_set("file_min_precision_permille", 500));
+	ASSERT_EQ(0, knob_set("file/min_precision_permille", 500));
 	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
 				     "%s 0:%ld\n", self->path, all * psz)));
 
@@ -1238,8 +1238,8 @@ TEST_F(file, backoff)
 	EXPECT_EQ(all, file_window(self->fd, 16));
 	EXPECT_EQ(5, stat_of("file_sat_out"));
 
-	/* Level 1; file_min_precision_permille 0 ends it too. */
-	ASSERT_EQ(0, knob_set("file_min_precision_permille", 0));
+	/* Level 1; file/min_precision_permille 0 ends it too. */
+	ASSERT_EQ(0, knob_set("file/min_precision_permille", 0));
 	EXPECT_EQ(16, file_window(self->fd, 16));
 	EXPECT_EQ(5, stat_of("file_sat_out"));
 	EXPECT_EQ(6 * all + 16, stat_of("file_prepaged"));
@@ -1255,7 +1255,7 @@ TEST_F(file, backoff)
  */
 TEST_F(file, backoff_table_in_window)
 {
-	ASSERT_EQ(0, knob_set("file_min_precision_permille", 500));
+	ASSERT_EQ(0, knob_set("file/min_precision_permille", 500));
 	ASSERT_EQ(0, load(table_line(self->line, sizeof(self->line),
 				     "%s 0:%ld\n", self->path,
 				     NR_PAGES * psz)));
@@ -1306,7 +1306,7 @@ TEST_F(prepage, backoff_mostly_cached)
 	int fd;
 
 	psz = sysconf(_SC_PAGESIZE);
-	ASSERT_EQ(0, knob_set("file_min_precision_permille", 500));
+	ASSERT_EQ(0, knob_set("file/min_precision_permille", 500));
 	fd = loaded_file(path, nr);
 	if (fd == -2)
 		SKIP(return, NO_EVICT);
@@ -1346,7 +1346,7 @@ TEST_F(prepage, backoff_budget)
 	int fd;
 
 	psz = sysconf(_SC_PAGESIZE);
-	ASSERT_EQ(0, knob_set("file_min_precision_permille", 500));
+	ASSERT_EQ(0, knob_set("file/min_precision_permille", 500));
 	ASSERT_EQ(0, knob_set("max_switch_kbytes", budget * psz / 1024));
 	fd = loaded_file(path, nr);
 	if (fd == -2)
@@ -2071,7 +2071,7 @@ TEST_F(prepage, fair_turns)
 	if (!evict(bfd, nr) || !evict(sfd, NR_PAGES))
 		SKIP(goto out, NO_EVICT);
 	/* Both files big: both on the one normal-priority thread. */
-	ASSERT_EQ(0, knob_set("big_file_pages", NR_PAGES));
+	ASSERT_EQ(0, knob_set("file/big_file_pages", NR_PAGES));
 	snprintf(table, sizeof(table), "%s 0:%ld\n%s 0:%ld\n", big, nr * psz,
 		 small, NR_PAGES * psz);
 	ASSERT_EQ(0, load(table));
@@ -2120,7 +2120,7 @@ TEST_F(prepage, exit_during_prepage)
 	snprintf(line, sizeof(line), "%s 0:%ld\n", path, (long)nr * psz);
 	for (round = 0; round < 4; round++) {
 		/* Even rounds: a big file; odd rounds: a small one. */
-		ASSERT_EQ(0, knob_set("big_file_pages", round & 1 ? nr + 1 : nr));
+		ASSERT_EQ(0, knob_set("file/big_file_pages", round & 1 ? nr + 1 : nr));
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		EXPECT_EQ(0, exit_in_window(line));
 	}

@@ -154,7 +154,7 @@ FIXTURE_SETUP(trace)
 	if (why)
 		SKIP(return, "%s", why);
 	/* A page used in two windows is a target in the tests below. */
-	SETUP_ASSERT(!knob_set("anon_promote_windows", 2));
+	SETUP_ASSERT(!knob_set("anon/promote_windows", 2));
 	root = tracefs_root();
 	if (!root) {
 		settings_restore();
@@ -338,12 +338,12 @@ static const int five_ranges[][2] = {
 };
 
 /*
- * The metadata pass reads one target page per metadata_stride_pages of
+ * The metadata pass reads one target page per file/metadata_stride_pages of
  * the file, each at least a stride past the last, and target pages
  * only: with a stride of 16, of five_ranges it reads pages 0, 20 and 40
  * (not 34, not one per range nor one per stride-aligned block, and not
  * the pages 16 and 32 of the gaps of a merged read). The data pass then
- * reads the ranges apart (merge_gap_pages 0), or as one (16).
+ * reads the ranges apart (file/merge_gap_pages 0), or as one (16).
  */
 TEST_F(trace, metadata_stride)
 {
@@ -360,9 +360,9 @@ TEST_F(trace, metadata_stride)
 	unsigned int c;
 
 	snprintf(path, sizeof(path), "%s/trace", self->inst);
-	ASSERT_EQ(0, knob_set("metadata_stride_pages", 16));
+	ASSERT_EQ(0, knob_set("file/metadata_stride_pages", 16));
 	for (c = 0; c < ARRAY_SIZE(cases); c++) {
-		ASSERT_EQ(0, knob_set("merge_gap_pages", cases[c].gap));
+		ASSERT_EQ(0, knob_set("file/merge_gap_pages", cases[c].gap));
 		ASSERT_EQ(0, truncate_file(path));
 		ret = window_over(five_ranges, 5, ino, sizeof(ino));
 		if (ret == 1)
@@ -389,7 +389,7 @@ TEST_F(trace, metadata_stride)
 			  events(self->inst, getpid(), self->out,
 				 sizeof(self->out)));
 		EXPECT_STREQ(want, self->out)
-			TH_LOG("merge_gap_pages %d", cases[c].gap);
+			TH_LOG("file/merge_gap_pages %d", cases[c].gap);
 	}
 }
 
@@ -404,7 +404,7 @@ TEST_F(trace, metadata_resume)
 	char ino[32], want[2048];
 	int i, len, ret;
 
-	ASSERT_EQ(0, knob_set("metadata_stride_pages", 4));
+	ASSERT_EQ(0, knob_set("file/metadata_stride_pages", 4));
 	ret = window_over(range, 1, ino, sizeof(ino));
 	if (ret == 1)
 		SKIP(return, "the test file's pages cannot be dropped");
@@ -528,7 +528,7 @@ TEST_F(trace, killed)
 	madvise(buf, KILLED_PAGES * psz, MADV_NOHUGEPAGE);
 	for (i = 0; i < KILLED_PAGES; i++)
 		buf[i * psz] = (char)(i + 1);
-	ASSERT_EQ(0, knob_set("batch_pages", 16));
+	ASSERT_EQ(0, knob_set("anon/batch_pages", 16));
 	for (round = 0; round < 2; round++) {
 		ASSERT_TRUE(pageout(buf, 0, KILLED_PAGES));
 		ASSERT_EQ(0, ctl("start"));
@@ -598,7 +598,7 @@ TEST_F(trace, anon)
 		SKIP(return, "no swap: the anonymous prepagers need one");
 	buf = anon_pages();
 	ASSERT_NE(MAP_FAILED, buf);
-	ASSERT_EQ(0, knob_set("batch_pages", 16));
+	ASSERT_EQ(0, knob_set("anon/batch_pages", 16));
 	for (round = 0; round < 3; round++) {
 		ASSERT_TRUE(pageout(buf, 0, NR_PAGES));
 		ASSERT_EQ(0, ctl("start"));
@@ -611,7 +611,7 @@ TEST_F(trace, anon)
 	/*
 	 * The pages the app swaps in during the first window are candidates,
 	 * promoted at the end of the second, where the app uses them again,
-	 * and prepaged in the third in batches of batch_pages (16).
+	 * and prepaged in the third in batches of anon/batch_pages (16).
 	 */
 	EXPECT_EQ(6 + NR_PAGES + 4 + 1,
 		  events(self->inst, getpid(), self->out, sizeof(self->out)));
@@ -689,7 +689,7 @@ static void order_test(struct __test_metadata *_metadata, const char *inst,
 		SKIP(return, "the test file's pages cannot be dropped");
 	buf = anon_pages();
 	ASSERT_NE(MAP_FAILED, buf);
-	ASSERT_EQ(0, knob_set("batch_pages", NR_PAGES));
+	ASSERT_EQ(0, knob_set("anon/batch_pages", NR_PAGES));
 	/* No readahead: the app adds every page it reads itself. */
 	ASSERT_EQ(0, posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM));
 	for (round = 0; round < 2; round++)
@@ -919,9 +919,9 @@ TEST_F(record, tables)
 		madvise(anon, 16 * psz, MADV_NOHUGEPAGE);
 	}
 	/* Nothing prepaged: every access is the process's own. */
-	ASSERT_EQ(0, knob_set("file_enabled", 0));
-	ASSERT_EQ(0, knob_set("anon_enabled", 0));
-	ASSERT_LT(0, read_file(SYSFS "anon_timeout", timeout, sizeof(timeout)));
+	ASSERT_EQ(0, knob_set("file/enabled", 0));
+	ASSERT_EQ(0, knob_set("anon/enabled", 0));
+	ASSERT_LT(0, read_file(SYSFS "anon/timeout", timeout, sizeof(timeout)));
 
 	for (k = 0; k < 2; k++) {
 		ASSERT_EQ(0, pipe(cmd[k]));

@@ -609,7 +609,7 @@ static int cmd_load(int pid, const char *file)
 			      "a repeated file or an address past the user address space");
 		case ENOSPC:
 			fatal(EXIT_REFUSED, "%s: %s; nothing was loaded", file,
-			      "more ranges than max_file_extents or pages than max_anon_pages");
+			      "more ranges than file/max_extents or pages than anon/max_pages");
 		case ENOENT:
 		case ELOOP:
 		case EACCES:
@@ -1527,7 +1527,7 @@ static void record_histogram(const unsigned long *file,
 /* The table of the pages seen in at least @min windows. */
 static void record_write(FILE *out, unsigned int min)
 {
-	long timeout = read_knob("anon_timeout");
+	long timeout = read_knob("anon/timeout");
 	unsigned long *hist_file, *hist_anon;
 	unsigned int unnamed = 0;
 	uint64_t *vpns;

@@ -286,7 +286,7 @@ TRACE_EVENT(prepage_file_extent,
  * @pid: the process that owns it
  * @address: the first page of the batch
  * @last: the last page of the batch
- * @nr_pages: the target pages in the batch (batch_pages, or fewer at the
+ * @nr_pages: the target pages in the batch (anon/batch_pages, or fewer at the
  *	end of the plan)
  * @prepaged: of those, the pages it swapped in and mapped (the others
  *	were not swapped out, were swapped in before a restart, or it was
@@ -373,9 +373,9 @@ DEFINE_EVENT(prepage_file_table, prepage_file_evict,
 
 /*
  * A change of the anonymous table at the close of a window, page by page:
- * promote (a candidate the app used in its anon_promote_windows-th window
+ * promote (a candidate the app used in its anon/promote_windows-th window
  * of use becomes a target), demote (a target it did not use goes back to
- * being a candidate) and evict (an entry unused for anon_timeout windows
+ * being a candidate) and evict (an entry unused for anon/timeout windows
  * leaves the table).
  */
 DECLARE_EVENT_CLASS(prepage_anon_table,

@@ -266,7 +266,7 @@ static void prepage_test_anon_parse_errors(struct kunit *test)
 				      "anon %#lx:2 target=1 timeout=1",
 				      top - p);
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
-	/* More pages than max_anon_pages, over two lines: nothing kept. */
+	/* More pages than anon/max_pages, over two lines: nothing kept. */
 	err = prepage_test_anon_parse(test, &t,
 				      "anon %#lx:1 target=1 timeout=1\n"
 				      "anon %#lx:%u target=0 timeout=1\n",

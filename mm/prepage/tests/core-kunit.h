@@ -192,12 +192,12 @@ static unsigned int prepage_test_judge(struct prepage_backoff *b,
 		.prepaged = prepaged, .hit = hit, .refetched = refetched,
 	};
 
-	prepage_backoff(b, &out, permille, unlogged);
+	prepage_backoff_judge(b, &out, permille, unlogged);
 	return b->level;
 }
 
 /*
- * prepage_backoff(), at 500 permille: the 32-page floor, the precision
+ * prepage_backoff_judge(), at 500 permille: the 32-page floor, the precision
  * at the threshold, pages used only after reclaim took them, the level's
  * cap, and the windows that tell nothing, among them those that
  * prepaged less than an eighth of their targets. It reads the outcome
@@ -444,7 +444,7 @@ static void prepage_test_three_backends(struct kunit *test)
 	out[c] = (struct prepage_outcome){ .prepaged = 31 };
 	back[a].level = 2;
 	for (i = 0; i < 3; i++)
-		prepage_backoff(&back[i], &out[i], 500, false);
+		prepage_backoff_judge(&back[i], &out[i], 500, false);
 	KUNIT_EXPECT_EQ(test, back[a].level, 0);
 	KUNIT_EXPECT_EQ(test, back[b].level, 1);
 	KUNIT_EXPECT_EQ(test, back[b].skip, 1);
