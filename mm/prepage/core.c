@@ -956,8 +956,8 @@ static void prepage_backoff_open(struct prepage_mm *pm)
  * It reads only @b and @out: the core judges every backend alike.
  */
 static void prepage_backoff_judge(struct prepage_backoff *b,
-			    const struct prepage_outcome *out,
-			    unsigned int permille, bool unlogged)
+				  const struct prepage_outcome *out,
+				  unsigned int permille, bool unlogged)
 {
 	unsigned long used;
 
@@ -1361,9 +1361,9 @@ static void __prepage_window_settle(struct prepage_mm *pm, bool keep_log)
 			ops->window_close(pm, log, pm->settle_nr, &out[i]);
 			if (ops->min_precision)
 				prepage_backoff_judge(&pm->backoff[i], &out[i],
-						READ_ONCE(*ops->min_precision),
-						ops->hits_logged &&
-						pm->log_dropped);
+						      READ_ONCE(*ops->min_precision),
+						      ops->hits_logged &&
+						      pm->log_dropped);
 		}
 		/*
 		 * A window tells which side the app wants first if its sides
