@@ -113,6 +113,7 @@
 #include <linux/taskstats.h>
 #include <sys/socket.h>
 #include <pthread.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -1629,6 +1630,27 @@ static const char *preempt_model(void)
 	if (strstr(u.version, "PREEMPT_DYNAMIC"))
 		return "dynamic";
 	return strstr(u.version, "PREEMPT") ? "full" : "none";
+}
+
+/*
+ * Whether @s is NAME=VALUE with NAME a tunable of SYSFS: letters, digits
+ * and '_', in the directory or in one of its subdirectories (file/,
+ * anon/).
+ */
+static bool setting_ok(const char *s)
+{
+	const char *eq = strchr(s, '='), *p;
+	int slashes = 0;
+
+	if (!eq || eq == s || s[0] == '/' || eq[-1] == '/')
+		return false;
+	for (p = s; p < eq; p++) {
+		if (*p == '/')
+			slashes++;
+		else if (!isalnum((unsigned char)*p) && *p != '_')
+			return false;
+	}
+	return slashes <= 1;
 }
 
 static void knob(const char *name, const char *val)
@@ -4070,8 +4092,7 @@ int main(int argc, char **argv)
 			break;
 		case 'C': return calibrate();
 		case 'T':
-			if (!strchr(optarg, '=') || strchr(optarg, '/') ||
-			    nr_sets == 16)
+			if (!setting_ok(optarg) || nr_sets == 16)
 				usage();
 			sets[nr_sets++] = optarg;
 			break;
@@ -4101,7 +4122,7 @@ int main(int argc, char **argv)
 		snprintf(list, sizeof(list), "%s", settings ? settings : "");
 		for (tok = strtok_r(list, "+", &save2); tok;
 		     tok = strtok_r(NULL, "+", &save2))
-			if (!strchr(tok, '=') || strchr(tok, '/') || tok[0] == '=') {
+			if (!setting_ok(tok)) {
 				fprintf(stderr, "prepage-bench: %s: not NAME=VALUE: %s\n", m, tok);
 				usage();
 			}

@@ -12,16 +12,18 @@
 #   BENCH_<OPTION>=VALUE          prepage-bench's --<option> VALUE ('-' as
 #                                 '_'; =1 for a flag; BENCH_SET="A=1 B=2"
 #                                 for --set A=1 --set B=2), e.g.
-#                                 BENCH_MODES, BENCH_ROUNDS, BENCH_FOOTPRINT;
-#                                 BENCH_TRIALS (default 5) and BENCH_ANATOMY
-#                                 (default 1) apply to both workloads
-#   BENCH_APP_<OPTION>=VALUE      the same, for the apps workload only
-#                                 (defaults: BENCH_APP_MODES ideal,
-#                                 baseline, userspace, populate,
+#                                 BENCH_MODES, BENCH_ROUNDS, BENCH_FOOTPRINT,
+#                                 BENCH_TRIALS (default 5), BENCH_ANATOMY
+#                                 (default 1): for both workloads, but
+#                                 what the apps workload sets itself
+#   BENCH_APP_<OPTION>=VALUE      the same, for the apps workload only,
+#                                 after BENCH_<OPTION> (its own: MODES
+#                                 ideal, baseline, userspace, populate,
 #                                 prepage-anon, prepage, prepage-profile;
-#                                 BENCH_APP_WARMUP 2, BENCH_APP_ROUNDS 4,
-#                                 BENCH_APP_ANATOMY 0)
-#   BENCH_SCENARIO_<OPTION>=VALUE the same, for a scenario only
+#                                 WARMUP 2, ROUNDS 4, ANATOMY 0)
+#   BENCH_SCENARIO_<OPTION>=VALUE the same, for a scenario only, after
+#                                 its own (a scenario takes no
+#                                 BENCH_<OPTION>)
 #   BENCH_WORKLOADS="apps model"  which of the two (default both)
 #   BENCH_APP_DIRS="DIR..."       the app directories (default
 #                                 bench/apps/*; bench/README.md, "Apps")
@@ -72,8 +74,11 @@ opts_from() {
 	done
 	for o in "${bench_flags[@]}"; do
 		var=$(opt_var "$1" "$o")
-		[ "${!var:-0}" = 1 ] && printf -- '--%s ' "$o"
+		if [ "${!var:-0}" = 1 ]; then
+			printf -- '--%s ' "$o"
+		fi
 	done
+	return 0
 }
 # A misspelt setting would be silently ignored: refuse any BENCH_
 # variable that is not one.
@@ -99,6 +104,19 @@ for p in BENCH BENCH_APP BENCH_SCENARIO; do
 		case ${!v:-0} in 0|1) ;; *) die "$v: 1 or 0, not ${!v}" ;; esac
 	done
 done
+# A scenario runs with its own options (bench/README.md, "Scenarios"):
+# the workloads' would be ignored, and what defines it cannot change.
+if [ -n "${BENCH_SCENARIO:-}" ]; then
+	for o in "${bench_opts[@]}" "${bench_flags[@]}"; do
+		v=$(opt_var BENCH "$o")
+		[ -z "${!v:-}" ] ||
+			die "$v is not a scenario's: BENCH_SCENARIO_${v#BENCH_} is"
+	done
+	for o in drift unprofiled update; do
+		v=$(opt_var BENCH_SCENARIO "$o")
+		[ -z "${!v:-}" ] || die "$v: the scenario defines it (BENCH_DRIFTS sets the drifts)"
+	done
+fi
 
 "$ROOT/dev/setup.sh" bench
 "$ROOT/dev/base.sh"
@@ -203,7 +221,7 @@ if [ -n "$scenario" ]; then
 			run_vm "$out/scenario-drift/d$d" "${VM_DISK_SIZE:-1G}" $sargs \
 				--trials 3 --apps 4 --rounds 60 --sequences cycle,random \
 				--modes "${BENCH_SCENARIO_MODES:-baseline,userspace,userspace-rerecord,prepage,prepage-profile}" \
-				$(opts_from BENCH_SCENARIO) --drift "$d"
+				--drift "$d" $(opts_from BENCH_SCENARIO)
 			dirs+=("$out/scenario-drift/d$d")
 		done
 		set +e

@@ -1148,7 +1148,6 @@ static void prepage_sides_start(struct prepage_mm *pm, unsigned int starting)
 		 */
 		prepage_deferred_start(pm, "done");
 		pm->lead_ordered = false;
-		deferred = 0;
 	}
 }
 

@@ -53,7 +53,7 @@ static struct kobj_attribute enabled_attr = __ATTR_RW(enabled);
 
 /**
  * prepage_switch_show() - show an on/off tunable
- * @kobj:	the prepage directory
+ * @kobj:	the directory of the tunable
  * @attr:	the &prepage_switch.attr of the tunable
  * @buf:	where to show it
  *
@@ -70,7 +70,7 @@ ssize_t prepage_switch_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 /**
  * prepage_switch_store() - set an on/off tunable
- * @kobj:	the prepage directory
+ * @kobj:	the directory of the tunable
  * @attr:	the &prepage_switch.attr of the tunable
  * @buf:	"0" or "1"
  * @count:	the size of @buf
@@ -92,7 +92,7 @@ ssize_t prepage_switch_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 /**
  * prepage_knob_show() - show a numeric tunable
- * @kobj:	the prepage directory
+ * @kobj:	the directory of the tunable
  * @attr:	the &prepage_knob.attr of the tunable
  * @buf:	where to show it
  *
@@ -109,7 +109,7 @@ ssize_t prepage_knob_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 /**
  * prepage_knob_store() - set a numeric tunable
- * @kobj:	the prepage directory
+ * @kobj:	the directory of the tunable
  * @attr:	the &prepage_knob.attr of the tunable
  * @buf:	a number, within the tunable's bounds
  * @count:	the size of @buf
@@ -193,6 +193,7 @@ static int __init prepage_sysfs_init(void)
 	if (err) {
 		pr_err("cannot create /sys/kernel/mm/prepage: %d\n", err);
 		kobject_put(prepage_kobj);
+		prepage_kobj = NULL;
 	}
 	return err;
 }

@@ -44,8 +44,9 @@ static int prepage_worker_fn(void *kw)
 /**
  * __prepage_speculative() - whether the current task is a prepage thread
  *
- * See prepage_speculative(). Called where a page comes back in from a
- * shadow entry, while prepage is enabled.
+ * A prepage thread runs prepage_worker_fn(), which kthread_func() tells
+ * apart from any other kernel thread's function. Called while prepage
+ * is enabled.
  *
  * Return: true in a prepage thread.
  */
@@ -130,8 +131,8 @@ static struct kthread_worker *prepage_worker_start(int policy,
  * Starts one worker per possible CPU, up to @max: prepaging uses the
  * CPUs that would otherwise be idle, and never competes with the app;
  * CPUs brought online later are used too (the workers are not bound to
- * a CPU, and a sleeping one costs little more than its stack). What
- * the workers read back in is not a refault (see prepage_speculative()).
+ * a CPU, and a sleeping one costs little more than its stack). Each
+ * is a prepage thread (__prepage_speculative()).
  *
  * Return: the number of workers started, at least one, or the error of
  * starting the first.
@@ -167,7 +168,7 @@ int prepage_idle_workers_create(struct kthread_worker **workers,
  * 'start' write that queues its work goes on to wake the app, and the
  * worker runs on a CPU that is free, or when the caller's slice ends.
  * Like the SCHED_IDLE workers, it is freezable and counts as a prepage
- * thread (see prepage_speculative()) until it is destroyed. Called with
+ * thread (__prepage_speculative()) until it is destroyed. Called with
  * the lock that serializes enabling prepage.
  *
  * Return: the worker, or an ERR_PTR() of the error of starting it.
