@@ -176,7 +176,7 @@ if [ "$storage" != "${storage%-dilated}" ]; then
 fi
 disk=""
 [ ${#t[@]} = 4 ] && disk="throttling.bps-read=${t[0]},throttling.iops-read=${t[1]},throttling.bps-write=${t[2]},throttling.iops-write=${t[3]}"
-args="--trials ${BENCH_TRIALS:-5} --anatomy ${BENCH_ANATOMY:-1} $(opts_from BENCH)"
+args=$(BENCH_TRIALS=${BENCH_TRIALS:-5} BENCH_ANATOMY=${BENCH_ANATOMY:-1} opts_from BENCH)
 # The workloads: the real programs of BENCH_APP_DIRS (apps: bench/apps/*
 # by default, see bench/README.md) and the calibrated footprint model
 # (model; BENCH_FOOTPRINT picks another). Each is a VM run of its own:
@@ -253,12 +253,13 @@ if [ "${BENCH_OVERHEAD:-1}" != only ]; then
 		# The oracle modes need a footprint known in advance. Fewer
 		# rounds and no anatomy trial by default: a real program's
 		# switch takes longer than a model app's (the VM time, README).
-		aargs="--warmup ${BENCH_APP_WARMUP:-2} --rounds ${BENCH_APP_ROUNDS:-4}"
-		aargs+=" --anatomy ${BENCH_APP_ANATOMY:-0} $(opts_from BENCH_APP)"
-		amodes=${BENCH_APP_MODES:-ideal,baseline,userspace,populate,prepage-anon,prepage,prepage-profile}
+		aargs=$(BENCH_APP_WARMUP=${BENCH_APP_WARMUP:-2} \
+			BENCH_APP_ROUNDS=${BENCH_APP_ROUNDS:-4} \
+			BENCH_APP_ANATOMY=${BENCH_APP_ANATOMY:-0} \
+			BENCH_APP_MODES=${BENCH_APP_MODES:-ideal,baseline,userspace,populate,prepage-anon,prepage,prepage-profile} \
+			opts_from BENCH_APP)
 		VM_DISK_TREE=$BUILD/bench-apps run_vm "$out/apps" "$size" \
-			$args $aargs \
-			--real-apps /mnt/disk/root --app-list "$names" --modes "$amodes"
+			$args $aargs --real-apps /mnt/disk/root --app-list "$names"
 	fi
 	[[ " $workloads " = *" model "* ]] &&
 		run_vm "$out" "${VM_DISK_SIZE:-1G}" $args
