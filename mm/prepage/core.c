@@ -139,11 +139,15 @@ const struct prepage_ops *prepage_backends[PREPAGE_NR_SIDES];
  * @ops:	the backend; it must stay valid for good
  *
  * Context: an initcall, before prepage can be enabled.
- * Return: 0, or -EINVAL if its side is taken or out of range.
+ * Return: 0, or -EINVAL if its side is taken or out of range, or its
+ * &prepage_ops.wait_kind is not a log kind.
  */
 int __init prepage_register_ops(const struct prepage_ops *ops)
 {
-	if (ops->side >= PREPAGE_NR_SIDES || prepage_backends[ops->side])
+	static_assert(NR_PREPAGE_LOG_KINDS <= BITS_PER_TYPE(u8));
+
+	if (ops->side >= PREPAGE_NR_SIDES || prepage_backends[ops->side] ||
+	    WARN_ON_ONCE(ops->wait_kind >= NR_PREPAGE_LOG_KINDS))
 		return -EINVAL;
 	prepage_backends[ops->side] = ops;
 	return 0;
@@ -978,8 +982,8 @@ static void prepage_backoff_judge(struct prepage_backoff *b,
 /*
  * Count the waits of each of @nr_sides backends in a window's log, @nr
  * entries in the order the accesses happened, into their outcomes @out:
- * the entries of the kind @wait_kind[side] (U8_MAX for none), and the sum
- * of their positions.
+ * the entries of the kind @wait_kind[side] (%PREPAGE_LOG_NONE for none),
+ * and the sum of their positions.
  */
 static void prepage_log_waits(const struct prepage_log_entry *log,
 			      unsigned int nr, const u8 *wait_kind,
@@ -1351,7 +1355,8 @@ static void __prepage_window_settle(struct prepage_mm *pm, bool keep_log)
 		/* In the order of the accesses: before a backend reorders it. */
 		for (i = 0; i < PREPAGE_NR_SIDES; i++)
 			wait_kind[i] = prepage_backends[i] ?
-				       prepage_backends[i]->wait_kind : U8_MAX;
+				       prepage_backends[i]->wait_kind :
+				       PREPAGE_LOG_NONE;
 		prepage_log_waits(log, pm->settle_nr, wait_kind,
 				  PREPAGE_NR_SIDES, out);
 		for_each_prepage_ops(ops, i) {

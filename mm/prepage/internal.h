@@ -120,16 +120,22 @@ enum prepage_stat_item {
 
 /**
  * enum prepage_log_kind - what a window log entry records
+ * @PREPAGE_LOG_NONE:		no entry has it: the &prepage_ops.wait_kind
+ *				of a backend the app never waits on
  * @PREPAGE_LOG_FILE_ACCESS:	the app read, faulted on or mapped file pages
  * @PREPAGE_LOG_FILE_ADDED:	the app added file pages to the page cache,
  *				to read them
  * @PREPAGE_LOG_ANON_SWAPIN:	the app swapped anonymous pages in; the index
  *				is the virtual page number
+ * @NR_PREPAGE_LOG_KINDS:	the number of kinds, at most 8 (a mask of
+ *				them is a u8, &prepage_mm.reach_kinds)
  */
 enum prepage_log_kind {
+	PREPAGE_LOG_NONE,
 	PREPAGE_LOG_FILE_ACCESS,
 	PREPAGE_LOG_FILE_ADDED,
 	PREPAGE_LOG_ANON_SWAPIN,
+	NR_PREPAGE_LOG_KINDS,
 };
 
 /**
@@ -407,7 +413,8 @@ struct prepage_mm {
  *			has none (then no precision or recall is shown)
  * @stat_miss:		its counter of pages the app brought in itself
  * @wait_kind:		the &enum prepage_log_kind of the accesses in which
- *			the app waits on it: brings its pages in itself
+ *			the app waits on it: brings its pages in itself;
+ *			%PREPAGE_LOG_NONE if it never does
  * @stat_sat_out:	its counter of windows it sat out, backed off
  * @min_precision:	its min_precision_permille tunable: a window in
  *			which its precision was lower did not pay (see
