@@ -144,7 +144,8 @@ const struct prepage_ops *prepage_backends[PREPAGE_NR_SIDES];
  */
 int __init prepage_register_ops(const struct prepage_ops *ops)
 {
-	static_assert(BITS_PER_TYPE(u8) >= NR_PREPAGE_LOG_KINDS);
+	/* They are bits of a u8: &prepage_mm.reach_kinds. */
+	static_assert(NR_PREPAGE_LOG_KINDS <= 8);
 
 	if (ops->side >= PREPAGE_NR_SIDES || prepage_backends[ops->side] ||
 	    WARN_ON_ONCE(ops->wait_kind >= NR_PREPAGE_LOG_KINDS))
