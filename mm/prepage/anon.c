@@ -413,12 +413,11 @@ static void anon_folio_set_used(struct folio *folio)
  * used the bit, once: the classic LRU reads it from the folio when it
  * tests the references of a folio it would reclaim
  * (anon_folio_set_used()); MGLRU's aging finds accesses in the page
- * tables, and the folio gets what the aging does with a set bit, a move
- * to the youngest generation (the folio flag as well would count the
- * access again when the folio reaches the oldest generation; the flag
- * alone, for a folio not on an LRU list). Not when the access was the
- * prepager's own fault: a page brought in speculatively must not look
- * used.
+ * tables, and the folio gets what the aging does with a set bit, a move to
+ * the youngest generation (the folio flag as well would count the access
+ * again when the folio reaches the oldest generation; the flag alone, for
+ * a folio not on an LRU list). Not when the access was the prepager's own
+ * fault: a page brought in speculatively must not look used.
  */
 static void anon_walk_transfer(struct prepage_anon_walk *w,
 			       struct folio *folio)
@@ -838,14 +837,13 @@ static const struct prepage_ops prepage_anon_ops;
  *
  * Counts the window's anonymous misses (pages the app swapped in itself)
  * and hits (prepaged pages whose accessed bit is set), adds the pages the
- * app swapped in as candidates, promotes the candidates used in
- * their anon/promote_windows-th window, demotes the targets that were
- * not accessed and ages them and the candidates,
- * and deactivates the prepaged pages the app did not use, as MADV_COLD
- * does. The accessed bits
- * of all table pages are cleared on the way, for the end of the next
- * window: a page accessed after this one is settled
- * (prepage_window_settle()) counts as used in the next.
+ * app swapped in as candidates, promotes the candidates used in their
+ * anon/promote_windows-th window, demotes the targets that were not
+ * accessed and ages them and the candidates, and deactivates the prepaged
+ * pages the app did not use, as MADV_COLD does. The accessed bits of all
+ * table pages are cleared on the way, for the end of the next window: a
+ * page accessed after this one is settled (prepage_window_settle()) counts
+ * as used in the next.
  */
 static void prepage_anon_window_close(struct prepage_mm *pm,
 				      struct prepage_log_entry *log,

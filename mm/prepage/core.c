@@ -34,8 +34,8 @@
  * a reset, a table load and a reader of the procfs files wait for the
  * prepagers they need done, for at most %PREPAGE_STOP_WAIT, killably.
  * The settle and lead works take prepage_mm.lock; nothing waits for
- * them, and a user of the address space dropped under the lock is
- * dropped with mmput_async().
+ * them, and a user of the address space dropped under the lock is dropped
+ * with mmput_async().
  */
 
 #define pr_fmt(fmt) "prepage: " fmt
@@ -361,12 +361,13 @@ static void prepage_lead_queue(struct prepage_mm *pm)
  * prepage_prepaging() - whether prepagers of a window are queued or running
  * @pm:	the prepage state
  *
- * Return: true if a prepager of any backend is, or waits for those of the
- * window's lead side to be done.
+ * Return: true if a prepager of any backend is, or waits to start: for
+ * those of the window's lead side, or of an earlier stop, to be done.
  */
 bool prepage_prepaging(struct prepage_mm *pm)
 {
-	return READ_ONCE(pm->deferred) || READ_ONCE(pm->running) || READ_ONCE(pm->start_mask);
+	return READ_ONCE(pm->deferred) || READ_ONCE(pm->running) ||
+	       READ_ONCE(pm->start_mask);
 }
 
 /* Note how long the window's prepagers took, if they are all done. */
@@ -383,12 +384,12 @@ static void prepage_prepagers_idle(struct prepage_mm *pm)
  * @side:	the backend
  *
  * Called once for each start of a backend (&prepage_ops.start): by the
- * last prepager it queued, stopped or not, when it no longer uses
- * anything of the backend's state; by the core if it queued none. Starts the side that waits for
- * the lead's, if one does (its lead work checks that the lead's
- * prepagers are done); else notes how long the window's prepagers took,
- * once those of every backend are done. The last prepager of the state
- * queues its settle work if something waited for them to stop.
+ * last prepager it queued, stopped or not, when it no longer uses anything
+ * of the backend's state; by the core if it queued none. Starts the side
+ * that waits for the lead's, if one does (its lead work checks that the
+ * lead's prepagers are done); else notes how long the window's prepagers
+ * took, once those of every backend are done. The last prepager of the
+ * state queues its settle work if something waited for them to stop.
  *
  * Context: a prepage thread, or the start of a side, with the state's
  * lock held. Drops the reference the core took for the side.
@@ -540,13 +541,12 @@ static bool prepage_zone_has_room(struct zone *zone, unsigned long nr,
 /*
  * Whether the current thread bringing in @nr more pages would make memory
  * be reclaimed for them: from the memory cgroup it charges
- * (prepage_memcg_full()), or by the allocator, no zone it may take
- * movable user pages from (those of the current node, then of the others
- * it falls back to) having room for them above its low watermark, so
- * that the allocations would wake kswapd
- * (prepage_zone_has_room()). Either way the prepaging would take what
- * the app, or another, needs, at the app's cost. Once it is, the window
- * takes nothing more (prepage_budget_take()).
+ * (prepage_memcg_full()), or by the allocator, no zone it may take movable
+ * user pages from (those of the current node, then of the others it falls
+ * back to) having room for them above its low watermark, so that the
+ * allocations would wake kswapd (prepage_zone_has_room()). Either way the
+ * prepaging would take what the app, or another, needs, at the app's cost.
+ * Once it is, the window takes nothing more (prepage_budget_take()).
  */
 static bool prepage_under_pressure(unsigned long nr)
 {
@@ -702,13 +702,12 @@ prepage_stop_reason_of(enum prepage_close_reason reason)
 
 /*
  * Stop logging and close @pm's window (caller holds @pm->lock), for
- * @reason, telling its prepagers to stop (without waiting). A window
- * that closes while its prepagers are queued or running, or wait to
- * start, other than to restart, counts as a closed
- * stop, unless it counted as a budget, a pressure or a memory stop
- * already: each window is counted for one reason at most (but for a
- * memory stop with one of the other two, or a pressure stop racing the
- * prepager that spends the budget).
+ * @reason, telling its prepagers to stop (without waiting). A window that
+ * closes while its prepagers are queued or running, or wait to start,
+ * other than to restart, counts as a closed stop, unless it counted as a
+ * budget, a pressure or a memory stop already: each window is counted for
+ * one reason at most (but for a memory stop with one of the other two, or
+ * a pressure stop racing the prepager that spends the budget).
  * Return: the number of entries the window logged.
  */
 static unsigned int __prepage_window_close(struct prepage_mm *pm,
@@ -804,6 +803,21 @@ static void prepage_window_closed(struct prepage_mm *pm,
 }
 
 /*
+ * Whether prepage is disabled, read under prepage_slots_lock: the release
+ * of the last draining state then sees the disable, or prepage_disable()
+ * sees it released and turns prepage off itself.
+ */
+static bool prepage_is_off(void)
+{
+	bool off;
+
+	spin_lock(&prepage_slots_lock);
+	off = !prepage_on;
+	spin_unlock(&prepage_slots_lock);
+	return off;
+}
+
+/*
  * Free @pm's sides and logs, its prepagers done; a state that was shut
  * down is then released. Context: @pm->lock held.
  */
@@ -828,7 +842,7 @@ static void prepage_mm_release(struct prepage_mm *pm)
 	kvfree(settle_log);
 	if (pm->shut) {
 		WRITE_ONCE(pm->shut, false);
-		if (atomic_dec_and_test(&prepage_draining))
+		if (atomic_dec_and_test(&prepage_draining) && prepage_is_off())
 			queue_work(system_unbound_wq, &prepage_teardown_work);
 	}
 }
@@ -1194,19 +1208,20 @@ out:
  *
  * Opens the accounting window: from now on the app's accesses are logged,
  * the file prepagers start reading the target tables and the anonymous
- * prepagers start swapping the target pages in: both at once, or, if
- * the app is known to want one side first (prepage_lead_learn()), that
- * side's, and the other's once they are done or the app waits on that
- * side. The caller holds a user of the address space.
- * A start while a window is open restarts it: the log of the window so
- * far is neither counted nor learned from (the accessed bits its
- * accesses set count in the new window), but what was prepaged for it
- * is carried over and the prepagers go on with the same plan: the new
- * window wants the same pages, within the budget of the window it
- * restarts; a side that still waited for the lead's prepagers waits on.
- * As the new log lacks the accesses before the restart, no
- * prepaged file page leaves the target at the new end (anonymous use is
- * read from the accessed bits, which span the restart).
+ * prepagers start swapping the target pages in: both at once, or, if the
+ * app is known to want one side first (prepage_lead_learn()), that side's,
+ * and the other's once they are done or the app waits on that side. The
+ * caller holds a user of the address space.
+ *
+ * A start while a window is open restarts it: the log of the window so far
+ * is neither counted nor learned from (the accessed bits its accesses set
+ * count in the new window), but what was prepaged for it is carried over
+ * and the prepagers go on with the same plan: the new window wants the
+ * same pages, within the budget of the window it restarts; a side that
+ * still waited for the lead's prepagers waits on. As the new log lacks the
+ * accesses before the restart, no prepaged file page leaves the target at
+ * the new end (anonymous use is read from the accessed bits, which span
+ * the restart).
  *
  * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EINTR if
  * interrupted by a fatal signal.
@@ -1230,11 +1245,6 @@ int prepage_window_open(struct prepage_mm *pm)
 	 * once they are done, and this window's prepagers start after.
 	 */
 	__prepage_window_settle(pm, true);
-	if (pm->settling && !pm->settle_discard) {
-		pm->settle_discard = true;
-		prepage_window_closed(pm, PREPAGE_CLOSE_END, pm->settle_nr,
-				      NULL);
-	}
 	if (!pm->log) {
 		struct prepage_log_entry *log;
 
@@ -1254,6 +1264,12 @@ int prepage_window_open(struct prepage_mm *pm)
 			ret = prepage_side_make(pm, ops);
 		if (ret)
 			goto out;
+	}
+	/* The last window is forgotten only once this one opens. */
+	if (pm->settling && !pm->settle_discard) {
+		pm->settle_discard = true;
+		prepage_window_closed(pm, PREPAGE_CLOSE_END, pm->settle_nr,
+				      NULL);
 	}
 	/* A restart goes on with the side that still waits, if one does. */
 	waiting = pm->deferred;

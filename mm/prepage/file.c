@@ -73,12 +73,12 @@
  *		again to give other works a turn
  * @nomem:	@work stopped for want of memory to record its pages
  *
- * Owned by the &struct prepage_mm whose table it is in, and protected
- * by its lock, except for what @work owns while it is queued or running
- * (from prepage_file_start() until it is done, stopped or not): it reads
- * and prunes @plan, its own copy of the target,
- * and writes @prepaged, @nr_prepaged, @pass, @next and @nomem, which the
- * lock's holders read only once it stopped.
+ * Owned by the &struct prepage_mm whose table it is in, and protected by
+ * its lock, except for what @work owns while it is queued or running (from
+ * prepage_file_start() until it is done, stopped or not): it reads and
+ * prunes @plan, its own copy of the target, and writes @prepaged,
+ * @nr_prepaged, @pass, @next and @nomem, which the lock's holders read
+ * only once it stopped.
  */
 struct prepage_file {
 	struct list_head node;

@@ -467,12 +467,13 @@ struct prepage_mm {
  * @table_parse and @table_free are called with &prepage_mm.lock held and
  * the backend's state made, but @sizes_show, which may find no state. A
  * backend without prepagers leaves @workers_init, @workers_exit, @start,
- * @stop and @window_discard NULL; one without tables of its
- * own, the @table_ callbacks; @sizes_show may be NULL. What a backend's
- * prepagers use is freed or changed only once they are done: by the
- * callbacks that say so, which the core calls only then.
- * Modelled on &struct damon_operations: the core knows each backend
- * only by these.
+ * @stop and @window_discard NULL; one without tables of its own, the
+ * @table_ callbacks; @sizes_show may be NULL. What a backend's prepagers
+ * use is freed or changed only once they are done: by the callbacks that
+ * say so, which the core calls only then.
+ *
+ * Modelled on &struct damon_operations: the core knows each backend only
+ * by these.
  */
 struct prepage_ops {
 	const char *name;
