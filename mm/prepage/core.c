@@ -19,6 +19,9 @@
  *         page table locks
  *           prepage_mm.log_lock
  *
+ * prepage_slots_lock is a leaf: the release of a state shut down reads
+ * prepage_on under it, with prepage_mm.lock held.
+ *
  * prepage_mm.log_lock is innermost: the access hooks take it in fault and
  * read paths, under any of the others, and nothing is taken under it but
  * what queue_work() takes (the workqueue's and the scheduler's locks), to
@@ -1549,6 +1552,28 @@ int prepage_window_close(struct prepage_mm *pm)
 	return 0;
 }
 
+/*
+ * Forget @pm's window, closed, once its prepagers are done: its settle
+ * work discards what they prepaged for it, as a reset does, together with
+ * an ended window still waiting for them. Context: @pm->lock held.
+ */
+static void prepage_settle_discard(struct prepage_mm *pm)
+{
+	lockdep_assert_held(&pm->lock);
+
+	if (!pm->settling) {
+		spin_lock(&pm->log_lock);
+		pm->settle_log = pm->log;
+		pm->log = NULL;
+		spin_unlock(&pm->log_lock);
+		pm->settle_nr = 0;
+		WRITE_ONCE(pm->settling, true);
+	}
+	pm->settle_discard = true;
+	if (!prepage_running(pm))
+		prepage_settle_queue(pm);
+}
+
 /**
  * prepage_reset() - forget what was loaded and learned for @pm
  * @pm:	the prepage state
@@ -1559,27 +1584,32 @@ int prepage_window_close(struct prepage_mm *pm)
  * counters are kept.
  *
  * Return: 0; -EBUSY if the prepagers were not done within
- * %PREPAGE_STOP_WAIT (the window is closed, the tables are kept); -EINTR
- * if interrupted by a fatal signal.
+ * %PREPAGE_STOP_WAIT (the window is closed, and forgotten once they are
+ * done; the tables are kept); -EINTR if interrupted by a fatal signal.
  */
 int prepage_reset(struct prepage_mm *pm)
 {
 	const struct prepage_ops *ops;
 	unsigned int i;
+	bool open;
 	int err;
 
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
 	/* The window that ended is counted: the counters are kept. */
 	prepage_window_settle(pm);
-	if (pm->state == PREPAGE_SWITCHING)
+	open = pm->state == PREPAGE_SWITCHING;
+	if (open)
 		prepage_window_closed(pm, PREPAGE_CLOSE_RESET,
 				      __prepage_window_close(pm,
 							     PREPAGE_CLOSE_RESET),
 				      NULL);
 	err = prepage_stop_wait(pm, BIT(PREPAGE_NR_SIDES) - 1);
-	if (err)
+	if (err) {
+		if (open)
+			prepage_settle_discard(pm);
 		goto out;
+	}
 	/* The window that ended while they ran, if one did. */
 	prepage_window_settle(pm);
 	for_each_prepage_ops(ops, i) {

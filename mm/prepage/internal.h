@@ -279,7 +279,8 @@ struct prepage_backoff {
  *			starts them, cleared by the last of them
  *			(prepage_prepagers_done()). Written under
  *			@log_lock; nothing waits for it to clear but a
- *			reset or a table load, for a bounded time
+ *			reset, a table load or a reader of the procfs
+ *			files, for at most %PREPAGE_STOP_WAIT
  * @start_mask:		sides of the open window whose prepagers start once
  *			no prepager of an earlier stop runs (@running)
  * @shut:		the state was shut down while prepagers ran: its
