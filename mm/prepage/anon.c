@@ -594,8 +594,9 @@ static void anon_walk_span(struct mm_struct *mm, struct prepage_anon_walk *w,
 /*
  * Call @fn for every entry of @t with what the page tables say of its
  * page, one page table's span at a time, clearing the accessed bits.
- * @fn may change the entry it is given and those before it. Takes @mm's
- * mmap lock for each span's walk, and never across @fn.
+ * @fn may change the entry it is given and those before it. The caller
+ * holds @mm's mmap lock, taken with mmap_read_trylock() (the core's
+ * settle): nothing here waits for it.
  */
 static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 			    struct prepage_anon_walk *w,
@@ -608,6 +609,7 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 	unsigned long span = PTRS_PER_PTE, vpn = 0, first, last;
 	void *entry;
 
+	mmap_assert_locked(mm);
 	w->clear_young = true;
 	w->only = NULL;
 	w->own = false;
@@ -623,10 +625,7 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 		xa_for_each_range(&t->pages, vpn, entry, first,
 				  w->base + span - 1)
 			last = vpn;
-		/* The mmap lock is held a page table's span at a time. */
-		mmap_read_lock(mm);
 		anon_walk_span(mm, w, first, last);
-		mmap_read_unlock(mm);
 		xa_for_each_range(&t->pages, vpn, entry, first, last) {
 			unsigned long i = vpn - w->base;
 
@@ -642,10 +641,14 @@ static void anon_table_walk(struct mm_struct *mm, struct prepage_anon_table *t,
 
 /*
  * Walk the pages of @ext only, one page table's span at a time, in the
- * mode the caller set in @w. Return: whether an accessed bit was cleared.
+ * mode the caller set in @w. If @held, the caller holds @mm's mmap lock;
+ * else it is taken for each span with mmap_read_trylock(), and a span
+ * whose lock is contended is left as it is (the walks that do not hold
+ * it only demote, which is best effort). Return: whether an accessed bit
+ * was cleared.
  */
 static bool anon_walk_extents(struct mm_struct *mm, struct prepage_anon_walk *w,
-			      const struct prepage_extents *ext)
+			      const struct prepage_extents *ext, bool held)
 {
 	unsigned long span = PTRS_PER_PTE, vpn, first, last;
 	bool cleared = false;
@@ -672,9 +675,15 @@ static bool anon_walk_extents(struct mm_struct *mm, struct prepage_anon_walk *w,
 			    ++i < ext->nr)
 				vpn = ext->ext[i].start;
 		} while (i < ext->nr && vpn < w->base + span);
-		mmap_read_lock(mm);
-		anon_walk_span(mm, w, first, last);
-		mmap_read_unlock(mm);
+		if (held) {
+			anon_walk_span(mm, w, first, last);
+		} else if (mmap_read_trylock(mm)) {
+			anon_walk_span(mm, w, first, last);
+			mmap_read_unlock(mm);
+		} else {
+			cond_resched();
+			continue;
+		}
 		cleared |= !bitmap_empty(w->young, PTRS_PER_PTE);
 		cond_resched();
 	}
@@ -683,7 +692,7 @@ static bool anon_walk_extents(struct mm_struct *mm, struct prepage_anon_walk *w,
 
 /*
  * Clear the accessed bits of the pages in @added, handing them to the
- * folios. Return: whether one was set.
+ * folios; the caller holds @mm's mmap lock. Return: whether one was set.
  */
 static bool anon_clear_added(struct mm_struct *mm, struct prepage_anon_walk *w,
 			     const struct prepage_extents *added)
@@ -691,18 +700,21 @@ static bool anon_clear_added(struct mm_struct *mm, struct prepage_anon_walk *w,
 	w->clear_young = true;
 	w->own = false;
 	w->demote = false;
-	return anon_walk_extents(mm, w, added);
+	return anon_walk_extents(mm, w, added, true);
 }
 
 /*
  * Deactivate the prepaged pages in @unused whose accessed bits are still
  * clear, as MADV_COLD does: speculation the app did not use keeps no
  * protection from its fault. The caller drained every CPU's LRU batches
- * (lru_add_drain_all()). Return: the number of pages deactivated.
+ * before it took the state's lock (the core's settle), and holds @mm's
+ * mmap lock if @held (see anon_walk_extents()). Return: the number of
+ * pages deactivated.
  */
 static unsigned long anon_demote_unused(struct mm_struct *mm,
 					struct prepage_anon_walk *w,
-					const struct prepage_extents *unused)
+					const struct prepage_extents *unused,
+					bool held)
 {
 	if (!unused->nr)
 		return 0;
@@ -710,12 +722,15 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
 	w->own = false;
 	w->demote = true;
 	w->demoted = 0;
-	anon_walk_extents(mm, w, unused);
+	anon_walk_extents(mm, w, unused, held);
 	w->demote = false;
 	w->only = NULL;
-	/* Where they go now, not when a CPU's batch fills (see file.c). */
+	/*
+	 * Where they go now, not when this CPU's batch fills: the core
+	 * drains the other CPUs' once it dropped the state's lock.
+	 */
 	if (w->demoted)
-		lru_add_drain_all();
+		lru_add_drain();
 	return w->demoted;
 }
 
@@ -724,7 +739,7 @@ static unsigned long anon_demote_unused(struct mm_struct *mm,
 /**
  * prepage_anon_window_discard() - drop the plan of a window not ended
  * @pm:	the prepage state; its lock is held, its prepagers stopped, and
- *	the caller holds a user of its address space
+ *	the caller holds a user of its address space (not its mmap lock)
  *
  * When a window is reset or its table replaced, the pages prepaged for
  * it that the app has not accessed are deactivated, as at the end of a
@@ -748,11 +763,11 @@ static void prepage_anon_window_discard(struct prepage_mm *pm)
 		if (anon_mm(pm)->plan[i].prepaged &&
 		    prepage_extents_add(&unused, anon_mm(pm)->plan[i].vpn, 1))
 			break;	/* -ENOMEM: the rest stay where they are */
+	/* Best effort: never waiting for the app's mmap lock. */
 	if (unused.nr && !anon_walk_alloc(&w)) {
-		/* See prepage_anon_window_close(). */
-		lru_add_drain_all();
 		prepage_stat_add(pm, PREPAGE_STAT_ANON_DEMOTED,
-				 anon_demote_unused(pm->slot.mm, &w, &unused));
+				 anon_demote_unused(pm->slot.mm, &w, &unused,
+						    false));
 		anon_walk_free(&w);
 	}
 	prepage_extents_destroy(&unused);
@@ -830,7 +845,8 @@ static const struct prepage_ops prepage_anon_ops;
 /**
  * prepage_anon_window_close() - account a closed window and learn from it
  * @pm:		the prepage state; its lock is held, its prepagers stopped,
- *		and the caller holds a user of its address space
+ *		and the caller holds a user of its address space and its
+ *		mmap lock (for reading)
  * @log:	the window's access log
  * @nr:		number of entries in @log
  * @out:	the window's outcome for the anonymous side
@@ -876,15 +892,6 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 		anon_mm(pm)->table = t;
 	}
 	if (t && !anon_walk_alloc(&w)) {
-		/*
-		 * A prepager that moved to another CPU may have left folios
-		 * it mapped in the LRU batch of the first: off the LRU, they
-		 * would get their accesses handed on as PG_young rather than
-		 * as the move MGLRU's aging makes (anon_walk_transfer()),
-		 * and their demotion would not move them.
-		 */
-		if (e.plan_nr)
-			lru_add_drain_all();
 		anon_table_walk(mm, t, &w, anon_end_one, &e);
 		/*
 		 * What the app swapped in itself: new candidates, added after
@@ -911,7 +918,7 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 		}
 		e.cleared |= anon_clear_added(mm, &w, &added);
 		prepage_stat_add(pm, PREPAGE_STAT_ANON_DEMOTED,
-				 anon_demote_unused(mm, &w, &unused));
+				 anon_demote_unused(mm, &w, &unused, true));
 		anon_walk_free(&w);
 		/* The app's TLB entries must not hide its next accesses. */
 		if (e.cleared)
@@ -1232,7 +1239,8 @@ static void anon_fault_run(struct prepage_mm *pm,
  * is faulted in as a read fault of the app would, and a last walk clears
  * the accessed bits those faults set, so that the end of the window sees
  * only the app's own use. The mmap lock is held for the walks only,
- * never across a swap-in.
+ * never across a swap-in; a span whose lock is contended when the first
+ * walk would take it is left to the app, as a contended VMA is.
  * Return: the pages it prepaged.
  */
 static unsigned int anon_prepage_span(struct prepage_mm *pm,
@@ -1249,7 +1257,8 @@ static unsigned int anon_prepage_span(struct prepage_mm *pm,
 	w->only = NULL;
 	w->own = false;
 	w->demote = false;
-	mmap_read_lock(mm);
+	if (!mmap_read_trylock(mm))
+		return 0;
 	anon_walk_span(mm, w, first, last);
 	mmap_read_unlock(mm);
 	bitmap_zero(w->faulted, PTRS_PER_PTE);

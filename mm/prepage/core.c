@@ -22,6 +22,16 @@
  * prepage_slots_lock is a leaf: the release of a state shut down reads
  * prepage_on under it, with prepage_mm.lock held.
  *
+ * Nothing sleeps on another lock, or on the app, with prepage_mm.lock
+ * held: the app's mmap lock is only ever tried under it
+ * (mmap_read_trylock(), as MGLRU's walk_mm() does), and a window whose
+ * settle finds it contended is settled later by its settle work, or
+ * forgotten; the waits for prepagers to stop (a reset, a table load, a
+ * reader) drop it; the LRU batches of every CPU are drained
+ * (lru_add_drain_all()) without it; the exit of an address space and
+ * prepage_disable() only try it, and leave the shutdown of the state to
+ * its settle work when it is held.
+ *
  * prepage_mm.log_lock is innermost: the access hooks take it in fault and
  * read paths, under any of the others, and nothing is taken under it but
  * what queue_work() takes (the workqueue's and the scheduler's locks), to
@@ -35,10 +45,10 @@
  * or a side started again, by whoever finds it so under prepage_mm.lock,
  * else by the state's settle work, which the last prepager queues. Only
  * a reset, a table load and a reader of the procfs files wait for the
- * prepagers they need done, for at most %PREPAGE_STOP_WAIT, killably.
- * The settle and lead works take prepage_mm.lock; nothing waits for
- * them, and a user of the address space dropped under the lock is dropped
- * with mmput_async().
+ * prepagers they need done, for at most %PREPAGE_STOP_WAIT, killably,
+ * without prepage_mm.lock. The settle and lead works take
+ * prepage_mm.lock; nothing waits for them, and a user of the address
+ * space dropped under the lock is dropped with mmput_async().
  */
 
 #define pr_fmt(fmt) "prepage: " fmt
@@ -56,7 +66,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/wait_bit.h>
+#include <linux/swap.h>
 
 #include "../internal.h"
 #include "internal.h"
@@ -82,18 +92,14 @@ static bool prepage_on;
 /* Serializes prepage_enable() and prepage_disable(). */
 static DEFINE_MUTEX(prepage_admin_lock);
 static struct kmem_cache *prepage_mm_cache;
-/*
- * States their exiting address spaces unhashed and are shutting down:
- * prepage_disable() waits for them before it destroys the prepagers.
- */
-static atomic_t prepage_exiting = ATOMIC_INIT(0);
 /* Address spaces in a switch window: the access hooks return at once at 0. */
 static atomic_t prepage_nr_switching = ATOMIC_INIT(0);
 /* Address spaces with prepagers queued or running (prepage_mm.running). */
 static atomic_t prepage_nr_running = ATOMIC_INIT(0);
 /*
- * States shut down while their prepagers ran, not yet released: prepage
- * is turned off (its static key, its threads) once there are none.
+ * States unhashed and not yet released (shut down, or to be by their
+ * settle work, and waiting for their prepagers): prepage is turned off
+ * (its static key, its threads) once there are none.
  */
 static atomic_t prepage_draining = ATOMIC_INIT(0);
 static void prepage_teardown_fn(struct work_struct *work);
@@ -102,6 +108,13 @@ static DECLARE_WORK(prepage_teardown_work, prepage_teardown_fn);
 static DECLARE_WAIT_QUEUE_HEAD(prepage_stopped_wq);
 /* How long a reset or a table load waits for the prepagers they stop. */
 #define PREPAGE_STOP_WAIT	(HZ / 5)
+/*
+ * A window whose settle finds the app's mmap lock contended is tried
+ * again this much later, up to %PREPAGE_SETTLE_TRIES times; then, or at
+ * once if the next window waits for it, it is forgotten.
+ */
+#define PREPAGE_SETTLE_RETRY	(HZ / 20)
+#define PREPAGE_SETTLE_TRIES	10
 
 DEFINE_PER_CPU(struct prepage_events, prepage_events);
 
@@ -208,9 +221,17 @@ struct prepage_mm *prepage_mm_lookup(struct mm_struct *mm)
 	return pm;
 }
 
+/* What a settle does when the app's mmap lock is contended. */
+enum prepage_settle_how {
+	PREPAGE_SETTLE_TRY,	/* leave the window to settle later */
+	PREPAGE_SETTLE_NOW,	/* forget it */
+	PREPAGE_SETTLE_FORGET,	/* forget it, whether or not */
+};
+
 static void prepage_settle_fn(struct work_struct *work);
 static void prepage_lead_fn(struct work_struct *work);
-static void __prepage_window_settle(struct prepage_mm *pm, bool keep_log);
+static bool prepage_window_settle(struct prepage_mm *pm,
+				  enum prepage_settle_how how);
 
 /*
  * A new state, idle, with no address space and one reference; the
@@ -227,7 +248,7 @@ static struct prepage_mm *prepage_mm_alloc(void)
 	kref_init(&pm->kref);
 	mutex_init(&pm->lock);
 	pm->state = PREPAGE_IDLE;
-	INIT_WORK(&pm->settle_work, prepage_settle_fn);
+	INIT_DELAYED_WORK(&pm->settle_work, prepage_settle_fn);
 	pm->lead = PREPAGE_NR_SIDES;
 	INIT_WORK(&pm->lead_work, prepage_lead_fn);
 	spin_lock_init(&pm->log_lock);
@@ -340,12 +361,29 @@ static bool prepage_side_prepaging(struct prepage_mm *pm, unsigned int i)
 	return READ_ONCE(pm->running) & BIT(i);
 }
 
-/* Queue @pm's settle work, which holds a reference until it is done. */
+/*
+ * Queue @pm's settle work to run at once, or after @delay if it is not
+ * queued already; it holds a reference until it is done.
+ */
+static void prepage_settle_queue_delayed(struct prepage_mm *pm,
+					 unsigned long delay)
+{
+	bool pending;
+
+	kref_get(&pm->kref);
+	if (delay)
+		pending = !queue_delayed_work(system_unbound_wq,
+					      &pm->settle_work, delay);
+	else
+		pending = mod_delayed_work(system_unbound_wq, &pm->settle_work,
+					   0);
+	if (pending)
+		prepage_mm_put(pm);
+}
+
 static void prepage_settle_queue(struct prepage_mm *pm)
 {
-	kref_get(&pm->kref);
-	if (!queue_work(system_unbound_wq, &pm->settle_work))
-		prepage_mm_put(pm);
+	prepage_settle_queue_delayed(pm, 0);
 }
 
 /*
@@ -442,21 +480,26 @@ static bool prepage_running(struct prepage_mm *pm)
 
 /*
  * Wait until the prepagers of the sides in @mask, told to stop, are done:
- * for a reset or a table load, which change what they use. Context:
- * @pm->lock held. Return: 0; -EBUSY if they were not done within
- * %PREPAGE_STOP_WAIT; -EINTR on a fatal signal.
+ * for a reset or a table load, which change what they use, and a reader.
+ * Context: @pm->lock held, and dropped while waiting: the caller checks
+ * again what it looked at before. Return: 0; -EBUSY if they were not
+ * done within %PREPAGE_STOP_WAIT (or were started again meanwhile),
+ * with @pm->lock held; -EINTR on a fatal signal, with @pm->lock dropped.
  */
 static int prepage_stop_wait(struct prepage_mm *pm, unsigned int mask)
 {
 	long left;
 
 	lockdep_assert_held(&pm->lock);
+	if (!(READ_ONCE(pm->running) & mask))
+		return 0;
+	mutex_unlock(&pm->lock);
 	left = wait_event_killable_timeout(prepage_stopped_wq,
 					   !(READ_ONCE(pm->running) & mask),
 					   PREPAGE_STOP_WAIT);
-	if (left < 0)
+	if (left < 0 || mutex_lock_killable(&pm->lock))
 		return -EINTR;
-	return left ? 0 : -EBUSY;
+	return READ_ONCE(pm->running) & mask ? -EBUSY : 0;
 }
 
 /*
@@ -684,7 +727,8 @@ bool prepage_mm_dying(struct mm_struct *mm)
 /*
  * Take @pm out of the hash (the caller holds prepage_slots_lock). From
  * here on it takes no new window or table, even from a holder of a
- * reference taken before, and it is shut down by whoever unhashed it.
+ * reference taken before, and it is shut down by whoever unhashed it
+ * (prepage_mm_shutdown()); prepage stays on until it is released.
  */
 static void prepage_mm_unhash(struct prepage_mm *pm)
 {
@@ -692,6 +736,7 @@ static void prepage_mm_unhash(struct prepage_mm *pm)
 	clear_bit(MMF_PREPAGE, &pm->slot.mm->flags);
 	hash_del_rcu(&pm->slot.hash);
 	WRITE_ONCE(pm->dead, true);
+	atomic_inc(&prepage_draining);
 }
 
 /* The stop reason of prepagers whose window closes for @reason. */
@@ -843,32 +888,56 @@ static void prepage_mm_release(struct prepage_mm *pm)
 	pm->settling = false;
 	kvfree(log);
 	kvfree(settle_log);
+	/* Counted in prepage_draining when it was unhashed (@dead). */
 	if (pm->shut) {
 		WRITE_ONCE(pm->shut, false);
-		if (atomic_dec_and_test(&prepage_draining) && prepage_is_off())
+		if (READ_ONCE(pm->dead) &&
+		    atomic_dec_and_test(&prepage_draining) && prepage_is_off())
 			queue_work(system_unbound_wq, &prepage_teardown_work);
 	}
 }
 
 /*
- * Drop @pm's window and tables for good: its address space is going away
- * or prepage is being disabled. It must be unhashed already. Waits for
- * no prepager: if some still run, the state is released once they are
+ * Shut @pm down, for @pm->shut_reason; see prepage_mm_shutdown().
+ * Context: @pm->lock held.
+ */
+static void __prepage_mm_shutdown(struct prepage_mm *pm)
+{
+	enum prepage_close_reason reason = pm->shut_reason;
+
+	lockdep_assert_held(&pm->lock);
+
+	pm->shut_pending = false;
+	/* An ended window is forgotten, without a walk of the app's pages. */
+	prepage_window_settle(pm, PREPAGE_SETTLE_FORGET);
+	if (pm->state == PREPAGE_SWITCHING)
+		prepage_window_closed(pm, reason,
+				      __prepage_window_close(pm, reason), NULL);
+	WRITE_ONCE(pm->shut, true);
+	if (!prepage_running(pm))
+		prepage_mm_release(pm);
+}
+
+/*
+ * Drop @pm's window and tables for good, for @reason: its address space
+ * is going away or prepage is being disabled. It must be unhashed
+ * already. Waits for nothing: not for the state's lock, which, if it is
+ * held, leaves the shutdown to the state's settle work; not for a
+ * prepager: if some still run, the state is released once they are
  * done, by its settle work (prepage_after_stop()).
  */
 static void prepage_mm_shutdown(struct prepage_mm *pm,
 				enum prepage_close_reason reason)
 {
-	mutex_lock(&pm->lock);
-	prepage_window_settle(pm);
-	if (pm->state == PREPAGE_SWITCHING)
-		prepage_window_closed(pm, reason,
-				      __prepage_window_close(pm, reason), NULL);
-	/* Counted before the last prepager can see @shut. */
-	atomic_inc(&prepage_draining);
-	WRITE_ONCE(pm->shut, true);
-	if (!prepage_running(pm))
-		prepage_mm_release(pm);
+	if (!mutex_trylock(&pm->lock)) {
+		/* Read by the settle work under the lock, after its queueing. */
+		pm->shut_reason = reason;
+		WRITE_ONCE(pm->shut_pending, true);
+		prepage_settle_queue(pm);
+		return;
+	}
+	pm->shut_reason = reason;
+	__prepage_mm_shutdown(pm);
 	mutex_unlock(&pm->lock);
 }
 
@@ -892,16 +961,12 @@ void __prepage_exit_mm(struct mm_struct *mm)
 
 	spin_lock(&prepage_slots_lock);
 	pm = prepage_mm_find(mm);
-	if (pm) {
+	if (pm)
 		prepage_mm_unhash(pm);
-		atomic_inc(&prepage_exiting);
-	}
 	spin_unlock(&prepage_slots_lock);
 	if (pm) {
 		prepage_mm_shutdown(pm, PREPAGE_CLOSE_EXIT);
 		prepage_mm_put(pm);
-		if (atomic_dec_and_test(&prepage_exiting))
-			wake_up_var(&prepage_exiting);
 	}
 }
 
@@ -1226,6 +1291,10 @@ out:
  * the new end (anonymous use is read from the accessed bits, which span
  * the restart).
  *
+ * A window that ended before is not settled here, whatever the size of
+ * the tables: its settle work does it, and this window's prepagers start
+ * after it.
+ *
  * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EINTR if
  * interrupted by a fatal signal.
  */
@@ -1242,12 +1311,6 @@ int prepage_window_open(struct prepage_mm *pm)
 		ret = -ESRCH;
 		goto out;
 	}
-	/*
-	 * The last window is counted, and learned from, before the next;
-	 * unless its prepagers are still stopping: then it is forgotten,
-	 * once they are done, and this window's prepagers start after.
-	 */
-	__prepage_window_settle(pm, true);
 	if (!pm->log) {
 		struct prepage_log_entry *log;
 
@@ -1268,8 +1331,14 @@ int prepage_window_open(struct prepage_mm *pm)
 		if (ret)
 			goto out;
 	}
-	/* The last window is forgotten only once this one opens. */
-	if (pm->settling && !pm->settle_discard) {
+	/*
+	 * The last window, if still to be settled, is not settled here:
+	 * its settle work counts it, and learns from it, before this
+	 * window's prepagers start (prepage_side_start()); unless its
+	 * prepagers are still stopping: then it is forgotten, once they are
+	 * done. It is forgotten only once this one opens.
+	 */
+	if (pm->settling && !pm->settle_discard && prepage_running(pm)) {
 		pm->settle_discard = true;
 		prepage_window_closed(pm, PREPAGE_CLOSE_END, pm->settle_nr,
 				      NULL);
@@ -1341,31 +1410,77 @@ out:
 	return ret;
 }
 
-static void __prepage_window_settle(struct prepage_mm *pm, bool keep_log)
+/**
+ * prepage_window_settle() - count an ended window and learn from it
+ * @pm:		the prepage state
+ * @how:	what to do if the app's mmap lock is contended
+ *
+ * Does what the end of a window left to do, if it is still to be done
+ * and its prepagers are done: counts its hits and misses, updates the
+ * tables from what the app used, judges whether each backend's
+ * prepaging paid (prepage_backoff_judge()) and fires the close event; then
+ * frees its log. Its settle work does it as soon as the prepagers are
+ * done; whoever needs the window counted first tries it itself: a reset,
+ * a table load, a reader of /proc/<pid>/prepage, prepage_stat or
+ * prepage_table. The backends walk the page tables under the app's mmap
+ * lock, which is only tried: with %PREPAGE_SETTLE_TRY a window whose
+ * lock is contended is left to settle later; with %PREPAGE_SETTLE_NOW it
+ * is forgotten, as one the shutdown of the state settles
+ * (%PREPAGE_SETTLE_FORGET) always is. A window whose address space
+ * exited first stays uncounted, and closes as the exit's. A window the
+ * next opened before its prepagers were done is forgotten instead, as a
+ * reset forgets one (&prepage_mm.settle_discard). A forgotten window is
+ * not counted or learned from; what was prepaged for it is demoted as
+ * far as the lock allows.
+ *
+ * Context: @pm->lock held.
+ * Return: false if the window is left to settle later (its prepagers
+ * run, or @how is %PREPAGE_SETTLE_TRY and the lock is contended).
+ */
+static bool prepage_window_settle(struct prepage_mm *pm,
+				  enum prepage_settle_how how)
 {
 	struct mm_struct *mm = pm->slot.mm;
 	struct prepage_log_entry *log = pm->settle_log;
+	bool discard = pm->settle_discard, mapped, locked = false;
 	const struct prepage_ops *ops;
 	struct prepage_charge charge;
-	bool mapped;
 	unsigned int i;
 
 	lockdep_assert_held(&pm->lock);
 
-	if (!pm->settling || prepage_running(pm))
-		return;
+	if (!pm->settling)
+		return true;
+	if (prepage_running(pm))
+		return false;
+	mapped = how != PREPAGE_SETTLE_FORGET && mmget_not_zero(mm);
+	/* Never wait for the app's lock: a slow fault may hold it. */
+	if (mapped && !discard) {
+		locked = mmap_read_trylock(mm);
+		if (!locked && how == PREPAGE_SETTLE_TRY) {
+			mmput_async(mm);
+			return false;
+		}
+	}
 	pm->settling = false;
 	pm->settle_log = NULL;
-	mapped = mmget_not_zero(mm);
-	if (pm->settle_discard) {
-		/* Closed already; what it prepaged goes as a reset's. */
-		pm->settle_discard = false;
+	pm->settle_discard = false;
+	pm->settle_tries = 0;
+	if (discard || (mapped && !locked)) {
+		/*
+		 * Closed already, or its walk would wait: what it prepaged
+		 * goes as a reset's, demoted where the lock is free.
+		 */
+		if (!discard)
+			prepage_window_closed(pm, PREPAGE_CLOSE_END,
+					      pm->settle_nr, NULL);
 		for_each_prepage_ops(ops, i)
 			if (mapped && pm->side[i] && ops->window_discard)
 				ops->window_discard(pm);
 	} else if (!mapped) {
-		prepage_window_closed(pm, PREPAGE_CLOSE_EXIT, pm->settle_nr,
-				      NULL);
+		prepage_window_closed(pm, how == PREPAGE_SETTLE_FORGET ?
+				      pm->shut_reason : PREPAGE_CLOSE_EXIT,
+				      pm->settle_nr, NULL);
 	} else {
 		struct prepage_outcome out[PREPAGE_NR_SIDES] = {};
 		u8 wait_kind[PREPAGE_NR_SIDES];
@@ -1401,106 +1516,105 @@ static void __prepage_window_settle(struct prepage_mm *pm, bool keep_log)
 				      out);
 		prepage_charge_end(&charge);
 	}
+	if (locked)
+		mmap_read_unlock(mm);
 	/* The last user's exit would take @pm->lock. */
 	if (mapped)
 		mmput_async(mm);
-	/* A window about to open takes the log; else it is freed. */
-	if (keep_log && !pm->log) {
-		spin_lock(&pm->log_lock);
-		pm->log = log;
-		spin_unlock(&pm->log_lock);
-	} else {
-		kvfree(log);
-	}
-}
-
-/**
- * prepage_window_settle() - count an ended window and learn from it
- * @pm:	the prepage state
- *
- * Does what the end of a window left to do, if it is still to be done
- * and its prepagers are done: counts its hits and misses, updates the
- * tables from what the app used, judges whether each backend's
- * prepaging paid (prepage_backoff_judge()) and fires the close event; then
- * frees its log. Its settle work does it as soon as the prepagers are
- * done; whoever needs the window counted first does it itself: a new
- * window, a reset, a table load, a reader of /proc/<pid>/prepage,
- * prepage_stat or prepage_table, and the shutdown of the state. The
- * backends walk the page tables: a window whose address space exited
- * first stays uncounted, and closes as the exit's. A window the next
- * opened before its prepagers were done is forgotten instead, as a
- * reset forgets one (&prepage_mm.settle_discard).
- *
- * Context: @pm->lock held.
- */
-void prepage_window_settle(struct prepage_mm *pm)
-{
-	__prepage_window_settle(pm, false);
+	kvfree(log);
+	return true;
 }
 
 /**
  * prepage_window_settle_wait() - settle an ended window for a reader
  * @pm:	the prepage state
  *
- * As prepage_window_settle(), but waits first for the window's prepagers
- * to be done, for at most %PREPAGE_STOP_WAIT: what a reader of
- * /proc/<pid>/prepage, prepage_stat or prepage_table is shown counts the
- * window that ended, unless its prepagers are stuck.
+ * As prepage_window_settle() with %PREPAGE_SETTLE_TRY, but waits first
+ * for the window's prepagers to be done, for at most %PREPAGE_STOP_WAIT,
+ * without @pm->lock: what a reader of /proc/<pid>/prepage, prepage_stat
+ * or prepage_table is shown counts the window that ended, unless its
+ * prepagers are stuck or the app's mmap lock is contended.
  *
- * Context: @pm->lock held.
+ * Context: @pm->lock held; dropped while waiting.
+ * Return: 0 with @pm->lock held; -EINTR on a fatal signal, without it.
  */
-void prepage_window_settle_wait(struct prepage_mm *pm)
+int prepage_window_settle_wait(struct prepage_mm *pm)
 {
 	lockdep_assert_held(&pm->lock);
 
-	if (pm->settling && !pm->settle_discard)
-		prepage_stop_wait(pm, BIT(PREPAGE_NR_SIDES) - 1);
-	prepage_window_settle(pm);
+	if (pm->settling && !pm->settle_discard &&
+	    prepage_stop_wait(pm, BIT(PREPAGE_NR_SIDES) - 1) == -EINTR)
+		return -EINTR;
+	prepage_window_settle(pm, PREPAGE_SETTLE_TRY);
+	return 0;
 }
 
 /*
  * What waited for the prepagers of @pm to be done, once they are: the
  * settle of the window that ended, the release of a state shut down, the
- * start of the prepagers of the open window. Context: @pm->lock held.
+ * start of the prepagers of the open window; and a shutdown that found
+ * @pm->lock held. A settle whose mmap lock is contended is tried again
+ * later, up to %PREPAGE_SETTLE_TRIES times, unless the prepagers of the
+ * open window wait for it: then it is forgotten. Context: @pm->lock
+ * held. Return: whether the settle work is to try again later.
  */
-static void prepage_after_stop(struct prepage_mm *pm)
+static bool prepage_after_stop(struct prepage_mm *pm)
 {
+	enum prepage_settle_how how = PREPAGE_SETTLE_NOW;
 	struct mm_struct *mm = pm->slot.mm;
 	struct prepage_charge charge;
 	unsigned int starting;
 
 	lockdep_assert_held(&pm->lock);
 
+	if (pm->shut_pending)
+		__prepage_mm_shutdown(pm);
 	if (prepage_running(pm))
-		return;
-	prepage_window_settle(pm);
+		return false;
+	if (pm->settling && !pm->start_mask &&
+	    ++pm->settle_tries < PREPAGE_SETTLE_TRIES)
+		how = PREPAGE_SETTLE_TRY;
+	if (!prepage_window_settle(pm, how))
+		return true;
 	if (pm->shut) {
 		prepage_mm_release(pm);
-		return;
+		return false;
 	}
 	starting = pm->start_mask;
 	if (!starting)
-		return;
+		return false;
 	WRITE_ONCE(pm->start_mask, 0);
 	/* The window's prepagers' memory is the app's. */
 	if (pm->state != PREPAGE_SWITCHING || !mmget_not_zero(mm))
-		return;
+		return false;
 	prepage_charge_begin(mm, &charge);
 	prepage_sides_start(pm, starting);
 	prepage_prepagers_idle(pm);
 	prepage_charge_end(&charge);
 	mmput_async(mm);
+	return false;
 }
 
 /* The settle work of a state: see prepage_window_close(). */
 static void prepage_settle_fn(struct work_struct *work)
 {
-	struct prepage_mm *pm = container_of(work, struct prepage_mm,
-					     settle_work);
+	struct prepage_mm *pm = container_of(to_delayed_work(work),
+					     struct prepage_mm, settle_work);
+	bool again;
 
+	/*
+	 * Every CPU's LRU batches, without the state's lock: before, for
+	 * the folios prepagers left in them to be on the LRU when the
+	 * window's unused pages are demoted; after, for the demotions to
+	 * take effect now, not when each CPU's batch fills.
+	 */
+	lru_add_drain_all();
 	mutex_lock(&pm->lock);
-	prepage_after_stop(pm);
+	again = prepage_after_stop(pm);
 	mutex_unlock(&pm->lock);
+	lru_add_drain_all();
+	if (again)
+		prepage_settle_queue_delayed(pm, PREPAGE_SETTLE_RETRY);
 	prepage_mm_put(pm);
 }
 
@@ -1543,6 +1657,7 @@ int prepage_window_close(struct prepage_mm *pm)
 		pm->log = NULL;
 		spin_unlock(&pm->log_lock);
 		pm->settle_nr = nr;
+		pm->settle_tries = 0;
 		WRITE_ONCE(pm->settling, true);
 		/* Now, or by the last prepager once they are done. */
 		if (!prepage_running(pm))
@@ -1583,35 +1698,47 @@ static void prepage_settle_discard(struct prepage_mm *pm)
  * tables and the back-offs, once the window's prepagers are done. The
  * counters are kept.
  *
+ * The wait for the prepagers drops the state's lock: a window opened
+ * meanwhile keeps the tables too.
+ *
  * Return: 0; -EBUSY if the prepagers were not done within
- * %PREPAGE_STOP_WAIT (the window is closed, and forgotten once they are
- * done; the tables are kept); -EINTR if interrupted by a fatal signal.
+ * %PREPAGE_STOP_WAIT, or a window opened meanwhile (the window is
+ * closed, and forgotten once they are done; the tables are kept); -EINTR
+ * if interrupted by a fatal signal.
  */
 int prepage_reset(struct prepage_mm *pm)
 {
 	const struct prepage_ops *ops;
 	unsigned int i;
-	bool open;
 	int err;
 
+	/* For the demotions below; see prepage_settle_fn(). */
+	lru_add_drain_all();
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
-	/* The window that ended is counted: the counters are kept. */
-	prepage_window_settle(pm);
-	open = pm->state == PREPAGE_SWITCHING;
-	if (open)
+	/*
+	 * The window that ended is counted, the counters being kept, unless
+	 * the app's mmap lock is contended.
+	 */
+	prepage_window_settle(pm, PREPAGE_SETTLE_NOW);
+	if (pm->state == PREPAGE_SWITCHING) {
 		prepage_window_closed(pm, PREPAGE_CLOSE_RESET,
 				      __prepage_window_close(pm,
 							     PREPAGE_CLOSE_RESET),
 				      NULL);
-	err = prepage_stop_wait(pm, BIT(PREPAGE_NR_SIDES) - 1);
-	if (err) {
-		if (open)
-			prepage_settle_discard(pm);
-		goto out;
+		/* Forgotten once they are done, if the wait below fails. */
+		prepage_settle_discard(pm);
 	}
-	/* The window that ended while they ran, if one did. */
-	prepage_window_settle(pm);
+	err = prepage_stop_wait(pm, BIT(PREPAGE_NR_SIDES) - 1);
+	if (err == -EINTR)
+		return err;
+	/* A window opened while the lock was dropped keeps the tables. */
+	if (!err && pm->state == PREPAGE_SWITCHING)
+		err = -EBUSY;
+	if (err)
+		goto out;
+	/* That window, and one that ended while they ran, if one did. */
+	prepage_window_settle(pm, PREPAGE_SETTLE_NOW);
 	for_each_prepage_ops(ops, i) {
 		if (!pm->side[i])
 			continue;
@@ -1639,9 +1766,9 @@ out:
  * open. The backends of the new tables no longer back off.
  *
  * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EBUSY if
- * the prepagers were not done within %PREPAGE_STOP_WAIT; -EINTR if
- * interrupted by a fatal signal. On error no table changed (but the
- * prepagers of those to be replaced were stopped).
+ * the prepagers were not done within %PREPAGE_STOP_WAIT (the wait drops
+ * the state's lock); -EINTR if interrupted by a fatal signal. On error no
+ * table changed (but the prepagers of those to be replaced were stopped).
  */
 int prepage_load_tables(struct prepage_mm *pm, void *tables[PREPAGE_NR_SIDES])
 {
@@ -1649,20 +1776,19 @@ int prepage_load_tables(struct prepage_mm *pm, void *tables[PREPAGE_NR_SIDES])
 	unsigned int i, mask = 0;
 	int err = 0;
 
+	/* For the demotions below; see prepage_settle_fn(). */
+	lru_add_drain_all();
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
 	if (READ_ONCE(pm->dead)) {
 		err = -ESRCH;
 		goto out;
 	}
-	/* The window that ended learns into the tables it used. */
-	prepage_window_settle(pm);
-	for_each_prepage_ops(ops, i) {
-		if (tables[i])
-			err = prepage_side_make(pm, ops);
-		if (err)
-			goto out;
-	}
+	/*
+	 * The window that ended learns into the tables it used, unless the
+	 * app's mmap lock is contended.
+	 */
+	prepage_window_settle(pm, PREPAGE_SETTLE_NOW);
 	/*
 	 * The prepagers of the tables replaced stop, and of all sides if a
 	 * window that ended still waits for them to be settled.
@@ -1671,13 +1797,26 @@ int prepage_load_tables(struct prepage_mm *pm, void *tables[PREPAGE_NR_SIDES])
 	for_each_prepage_ops(ops, i) {
 		if (tables[i] || pm->settling)
 			mask |= BIT(i);
-		if (tables[i] && ops->stop)
+		if (tables[i] && pm->side[i] && ops->stop)
 			ops->stop(pm);
 	}
 	err = prepage_stop_wait(pm, mask);
+	if (err == -EINTR)
+		return err;
 	if (err)
 		goto out;
-	prepage_window_settle(pm);
+	/* The wait dropped the lock: the state may have been shut down. */
+	if (READ_ONCE(pm->dead)) {
+		err = -ESRCH;
+		goto out;
+	}
+	for_each_prepage_ops(ops, i) {
+		if (tables[i])
+			err = prepage_side_make(pm, ops);
+		if (err)
+			goto out;
+	}
+	prepage_window_settle(pm, PREPAGE_SETTLE_NOW);
 	/* A new table is given its chance: its backend's back-off ends. */
 	for_each_prepage_ops(ops, i) {
 		if (!tables[i])
@@ -1857,7 +1996,8 @@ static void prepage_teardown_fn(struct work_struct *work)
  * still referenced by a user lives until that user drops it, but no
  * longer belongs to its address space and takes no new switch or table.
  * Then the prepager threads are destroyed: at once, or once the last
- * prepager that was told to stop is done; nothing waits for it.
+ * prepager that was told to stop is done, or the last state whose lock
+ * was held is shut down by its settle work; nothing waits for them.
  */
 void prepage_disable(void)
 {
@@ -1880,8 +2020,10 @@ void prepage_disable(void)
 		prepage_mm_shutdown(pm, PREPAGE_CLOSE_DISABLED);
 		prepage_mm_put(pm);
 	}
-	/* And those its exiting address space unhashed before. */
-	wait_var_event(&prepage_exiting, !atomic_read(&prepage_exiting));
+	/*
+	 * Now, if every state unhashed is released (those of exiting
+	 * address spaces too); else the release of the last does it.
+	 */
 	prepage_teardown();
 	mutex_unlock(&prepage_admin_lock);
 }

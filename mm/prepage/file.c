@@ -485,23 +485,6 @@ static void prepage_file_table_free(void *table)
 
 static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f);
 
-/*
- * A prepager that moved to another CPU may have left folios in the LRU
- * batch of the first: not on the LRU yet, they would not be demoted.
- * Every CPU's batch is drained once, before the files of a window are.
- */
-static void prepage_file_drain(struct prepage_mm *pm)
-{
-	struct prepage_file *f;
-
-	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
-		if (f->prepaged.nr) {
-			lru_add_drain_all();
-			return;
-		}
-	}
-}
-
 /**
  * prepage_file_window_discard() - forget what a window not ended prepaged
  * @pm:	the prepage state; its lock is held and its prepagers stopped
@@ -517,7 +500,6 @@ static void prepage_file_window_discard(struct prepage_mm *pm)
 
 	lockdep_assert_held(&pm->lock);
 
-	prepage_file_drain(pm);
 	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node) {
 		if (f->prepaged.nr)
 			prepage_file_demote(pm, f);
@@ -609,11 +591,11 @@ static void prepage_file_demote(struct prepage_mm *pm, struct prepage_file *f)
 		evicted += end - pos;
 	}
 	/*
-	 * Where they go now, not when a CPU's batch fills: the batches are
-	 * per CPU, and the settle work may have moved to another since.
+	 * Where they go now, not when this CPU's batch fills: the core
+	 * drains every CPU's batches once a settle, without its lock held.
 	 */
 	if (demoted)
-		lru_add_drain_all();
+		lru_add_drain();
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_DEMOTED, demoted);
 	prepage_stat_add(pm, PREPAGE_STAT_FILE_EVICTED, evicted);
 }
@@ -746,7 +728,6 @@ static void prepage_file_window_close(struct prepage_mm *pm,
 
 	lockdep_assert_held(&pm->lock);
 
-	prepage_file_drain(pm);
 	sort(log, nr, sizeof(*log), prepage_file_log_cmp, NULL);
 	for (i = 0; i < nr; i = j) {
 		const void *key = log[i].key;

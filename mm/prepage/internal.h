@@ -242,12 +242,14 @@ struct prepage_backoff {
  * @slot:		hash link and the mm this is for (see mm/mm_slot.h)
  * @kref:		one reference for the hash, one for each user, one for
  *			@settle_work and one for @lead_work from their
- *			queue_work() until their function is done, and one
+ *			queueing until their function is done, and one
  *			for each side in @running
  * @rcu:		frees the structure after lockless lookups are done
  * @lock:		protects @state, @dead, @window_start,
  *			@last_window_ns, @settling, @settle_nr, @settle_log,
- *			@settle_discard, @start_mask, @shut and @side
+ *			@settle_discard, @settle_tries, @start_mask, @shut,
+ *			@shut_reason (but as its shutdown found it held)
+ *			and @side
  * @state:		&enum prepage_state
  * @dead:		the address space went away or prepage was disabled:
  *			no new switch, no new table. Set when the state is
@@ -271,9 +273,14 @@ struct prepage_backoff {
  *			next window opened while its prepagers were still
  *			stopping
  * @settle_work:	settles it, off the path of the "end" write, once no
- *			prepager of it runs; and does what waits for the
+ *			prepager of it runs, again later while the app's
+ *			mmap lock is contended; and does what waits for the
  *			prepagers to stop: the starts in @start_mask, and
- *			the release of a state that was shut down
+ *			the release of a state that was shut down; and the
+ *			shutdown of a state whose lock its shutdown found
+ *			held (@shut_pending)
+ * @settle_tries:	times the settle work found the app's mmap lock
+ *			contended, settling the window that ended
  * @running:		the sides, by bit, whose prepagers are queued or
  *			running, stopped or not: set by the core as it
  *			starts them, cleared by the last of them
@@ -285,6 +292,9 @@ struct prepage_backoff {
  *			no prepager of an earlier stop runs (@running)
  * @shut:		the state was shut down while prepagers ran: its
  *			sides and logs are freed once they are done
+ * @shut_pending:	the state is to be shut down, by its settle work,
+ *			for @shut_reason (&enum prepage_close_reason)
+ * @shut_reason:	why it is shut down
  * @side:		each backend's state for this address space, by
  *			&enum prepage_side, or NULL: made the first time
  *			the backend is used (a window opens with it
@@ -374,7 +384,10 @@ struct prepage_mm {
 	bool settle_discard;
 	unsigned int settle_nr;
 	struct prepage_log_entry *settle_log;
-	struct work_struct settle_work;
+	struct delayed_work settle_work;
+	u8 settle_tries;
+	bool shut_pending;
+	u8 shut_reason;
 	u8 running;
 	u8 start_mask;
 	bool shut;
@@ -539,8 +552,7 @@ int prepage_window_close(struct prepage_mm *pm);
 void prepage_window_counts(struct prepage_mm *pm,
 			   const struct prepage_ops *ops,
 			   struct prepage_outcome *out);
-void prepage_window_settle(struct prepage_mm *pm);
-void prepage_window_settle_wait(struct prepage_mm *pm);
+int prepage_window_settle_wait(struct prepage_mm *pm);
 int prepage_reset(struct prepage_mm *pm);
 int prepage_load_tables(struct prepage_mm *pm,
 			void *tables[PREPAGE_NR_SIDES]);

@@ -26,6 +26,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/swap.h>
 #include <linux/uaccess.h>
 
 #include "extents.h"
@@ -45,12 +46,15 @@ static struct prepage_mm *prepage_proc_lock(struct mm_struct *mm)
 
 	if (!pm)
 		return NULL;
-	if (mutex_lock_killable(&pm->lock)) {
+	/* For the demotion of a window to settle; see prepage_settle_fn(). */
+	if (READ_ONCE(pm->settling))
+		lru_add_drain_all();
+	/* What is shown counts the window that ended last. */
+	if (mutex_lock_killable(&pm->lock) ||
+	    prepage_window_settle_wait(pm)) {
 		prepage_mm_put(pm);
 		return ERR_PTR(-EINTR);
 	}
-	/* What is shown counts the window that ended last. */
-	prepage_window_settle_wait(pm);
 	return pm;
 }
 

@@ -137,7 +137,10 @@ PREPAGE_SWITCH(order_sides, order_sides);
 /*
  * The counters of every address space since boot, one "key value" a line
  * with the keys of /proc/<pid>/prepage_stat, as a node's vmstat file
- * shows its counters: a snapshot that is read in one go.
+ * shows its counters: a snapshot that is read in one go. Only one app
+ * switches at a time, so what they gain around another app's window is
+ * that window's counts: which pages of its files were cached. They are
+ * root's alone (0400), as the per-process files are their manager's.
  */
 static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			 char *buf)
@@ -151,7 +154,7 @@ static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return len;
 }
 
-static struct kobj_attribute stat_attr = __ATTR_RO(stat);
+static struct kobj_attribute stat_attr = __ATTR(stat, 0400, stat_show, NULL);
 
 static struct attribute *prepage_attrs[] = {
 	&enabled_attr.attr,

@@ -5,7 +5,8 @@
  * at once while a prepager is blocked in I/O; a reset and a table load
  * give up with -EBUSY after a bounded wait. Once the prepager is done,
  * what waited for it happens: the window is counted, the restarted
- * window's prepagers run, the state is released.
+ * window's prepagers run, the state is released. Nor does anything wait
+ * for an app that holds its own mmap lock across a slow fault.
  *
  * The prepager is blocked by a swap device whose every I/O completes
  * DELAY_MS after it was issued: a null_blk device (configfs, timer
@@ -20,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -446,6 +448,184 @@ TEST_F(stop, disable)
 	usleep((DELAY_MS + 500) * 1000);
 	ASSERT_EQ(0, write_str(SYSFS "enabled", "0"));
 	EXPECT_TRUE(intact(self->s.buf));
+}
+
+struct holder {
+	char *addr;
+	size_t len;
+	bool done;
+	long ok;
+	long ret;
+	long ms;
+	int err;
+	bool go;
+};
+
+/*
+ * Wait for @h->go: the threads, and what they allocate, are made before
+ * the app is stuck, as mapping memory waits for the mmap lock too.
+ */
+static void holder_wait(struct holder *h)
+{
+	while (!__atomic_load_n(&h->go, __ATOMIC_SEQ_CST))
+		usleep(1000);
+}
+
+static void holder_go(struct holder *h)
+{
+	__atomic_store_n(&h->go, true, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Read @h->len bytes at @h->addr through /proc/self/mem: a remote access
+ * (access_remote_vm()) that holds the mmap lock across the faults of the
+ * pages, each a read from the slow device: DELAY_MS each.
+ */
+static void *mem_reader(void *arg)
+{
+	struct holder *h = arg;
+	char *out = malloc(h->len);
+	int fd = open("/proc/self/mem", O_RDONLY);
+	long t0;
+
+	holder_wait(h);
+	t0 = now_ms();
+	if (out && fd >= 0)
+		h->ret = pread(fd, out, h->len, (off_t)(uintptr_t)h->addr);
+	h->ms = now_ms() - t0;
+	h->err = errno;
+	h->ok = h->ret == (ssize_t)h->len;
+	if (fd >= 0)
+		close(fd);
+	free(out);
+	__atomic_store_n(&h->done, true, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/* Unmap @h->addr: it waits for the mmap lock, behind the reader. */
+static void *unmapper(void *arg)
+{
+	struct holder *h = arg;
+
+	holder_wait(h);
+	h->ok = !munmap(h->addr, h->len);
+	__atomic_store_n(&h->done, true, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/* Milliseconds a write of @val to @path took; -1 if it failed. */
+static long timed_write(const char *path, const char *val)
+{
+	long t = now_ms();
+
+	if (write_str(path, val))
+		return -1;
+	return now_ms() - t;
+}
+
+/*
+ * An app stuck on its own mmap lock: one thread holds it across slow
+ * faults (a read through /proc/self/mem of a mapping of another slow
+ * null_blk device, without readahead: DELAY_MS a page), another waits
+ * for it in munmap(), so that every later mmap_read_lock() waits too. An
+ * "end" whose window is to be settled (its prepager had nothing to do),
+ * a read of the counters, a "start" and disabling prepage all return at
+ * once: the settle only tries the lock, and is left to the settle work,
+ * then forgotten when the next window opens. Once the app's threads are
+ * through, prepage can be enabled again.
+ */
+TEST(stuck_app)
+{
+	struct holder hold, unmap = {};
+	char table[128], dir[PATH_MAX], node[PATH_MAX], *res;
+	pthread_t reader, unmapping;
+	const char *why;
+	int fd, i;
+	long t;
+
+	psz = sysconf(_SC_PAGESIZE);
+	hold = (struct holder){ .len = NR_PAGES * psz };
+	unmap.len = psz;
+	why = setup_prepage();
+	if (why)
+		SKIP(return, "%s", why);
+	snprintf(dir, sizeof(dir), NULLB "/prepage-hold-%d", getpid());
+	why = nullb_make(dir, node, sizeof(node), 16);
+	if (why) {
+		rmdir(dir);
+		settings_restore();
+		SKIP(return, "%s", why);
+	}
+	fd = open(node, O_RDONLY);
+	ASSERT_LE(0, fd);
+	/* Away from what the partition scan read. */
+	hold.addr = mmap(NULL, hold.len, PROT_READ, MAP_SHARED, fd, 8 << 20);
+	ASSERT_NE(MAP_FAILED, hold.addr);
+	/* A fault reads its page alone. */
+	ASSERT_EQ(0, madvise(hold.addr, hold.len, MADV_RANDOM));
+
+	/* A table of resident pages only: its window's prepager is done at once. */
+	res = mmap(NULL, 16 * psz, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, res);
+	for (i = 0; i < 16; i++)
+		res[i * psz] = 1;
+	unmap.addr = mmap(NULL, psz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+	ASSERT_NE(MAP_FAILED, unmap.addr);
+	snprintf(table, sizeof(table), "anon %p:16 target=1 timeout=5\n", res);
+	ASSERT_EQ(0, load(table));
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, wait_idle());
+
+	ASSERT_EQ(0, pthread_create(&reader, NULL, mem_reader, &hold));
+	ASSERT_EQ(0, pthread_create(&unmapping, NULL, unmapper, &unmap));
+	/* The reader's buffer is mapped once it waits. */
+	usleep(200000);
+	t = now_ms();
+	holder_go(&hold);
+	usleep(300000);
+	holder_go(&unmap);
+	usleep(300000);
+	ASSERT_FALSE(__atomic_load_n(&hold.done, __ATOMIC_SEQ_CST))
+		TH_LOG("the read returned %ld (%s) in %ld ms, %ld ms ago",
+		       hold.ret, strerror(hold.err), hold.ms, now_ms() - t);
+	ASSERT_FALSE(__atomic_load_n(&unmap.done, __ATOMIC_SEQ_CST));
+
+	t = timed_write("/proc/self/prepage", "end");
+	EXPECT_LE(0, t);
+	EXPECT_GT(PROMPT_MS, t);
+	/* The settle work tries the lock meanwhile. */
+	usleep(200000);
+	t = now_ms();
+	EXPECT_EQ(1, stat_of("switches"));
+	EXPECT_GT(PROMPT_MS, now_ms() - t);
+	t = timed_write("/proc/self/prepage", "start");
+	EXPECT_LE(0, t);
+	EXPECT_GT(PROMPT_MS, t);
+	t = now_ms();
+	EXPECT_EQ(2, stat_of("switches"));
+	EXPECT_GT(PROMPT_MS, now_ms() - t);
+	t = timed_write(SYSFS "enabled", "0");
+	EXPECT_LE(0, t);
+	EXPECT_GT(PROMPT_MS, t);
+	/* All of it while the app was still stuck. */
+	EXPECT_FALSE(__atomic_load_n(&unmap.done, __ATOMIC_SEQ_CST));
+
+	ASSERT_EQ(0, pthread_join(reader, NULL));
+	ASSERT_EQ(0, pthread_join(unmapping, NULL));
+	EXPECT_TRUE(hold.ok) TH_LOG("the read returned %ld (%s)", hold.ret,
+				    strerror(hold.err));
+	EXPECT_TRUE(unmap.ok);
+	ASSERT_EQ(0, write_str(SYSFS "enabled", "1"));
+	EXPECT_EQ(0, read_key("/proc/self/prepage", "prepaging"));
+	munmap(res, 16 * psz);
+	munmap(hold.addr, hold.len);
+	close(fd);
+	unlink(node);
+	nullb_set(dir, "power", 0);
+	rmdir(dir);
+	settings_restore();
 }
 
 TEST_HARNESS_MAIN

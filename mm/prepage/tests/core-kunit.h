@@ -73,7 +73,7 @@ static void prepage_test_window_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pm->state, PREPAGE_IDLE);
 	KUNIT_EXPECT_EQ(test, prepage_window_close(pm), -EINVAL);
 	/* The end left the window to its settle work, which settles it. */
-	flush_work(&pm->settle_work);
+	flush_delayed_work(&pm->settle_work);
 	KUNIT_EXPECT_FALSE(test, pm->settling);
 	KUNIT_EXPECT_EQ(test, kref_read(&pm->kref), 1U);
 	KUNIT_EXPECT_EQ(test, prepage_stat_read(pm, PREPAGE_STAT_SWITCHES), 2UL);
