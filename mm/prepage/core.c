@@ -1291,9 +1291,10 @@ out:
  * the new end (anonymous use is read from the accessed bits, which span
  * the restart).
  *
- * A window that ended before is not settled here, whatever the size of
- * the tables: its settle work does it, and this window's prepagers start
- * after it.
+ * A window that ended before and that its settle work has not settled
+ * yet is settled here, as far as that waits for nothing
+ * (prepage_window_settle() with %PREPAGE_SETTLE_NOW): it is judged by
+ * what this window resets.
  *
  * Return: 0; -ESRCH if the address space is gone; -ENOMEM; -EINTR if
  * interrupted by a fatal signal.
@@ -1311,6 +1312,14 @@ int prepage_window_open(struct prepage_mm *pm)
 		ret = -ESRCH;
 		goto out;
 	}
+	/*
+	 * The last window is counted, and learned from, before the next
+	 * resets what it is judged by, if its settle work did not yet: only
+	 * if that waits for nothing. Else (its prepagers are still stopping)
+	 * it is forgotten below, once they are done; or (the app's mmap lock
+	 * is contended) now.
+	 */
+	prepage_window_settle(pm, PREPAGE_SETTLE_NOW);
 	if (!pm->log) {
 		struct prepage_log_entry *log;
 
@@ -1331,14 +1340,8 @@ int prepage_window_open(struct prepage_mm *pm)
 		if (ret)
 			goto out;
 	}
-	/*
-	 * The last window, if still to be settled, is not settled here:
-	 * its settle work counts it, and learns from it, before this
-	 * window's prepagers start (prepage_side_start()); unless its
-	 * prepagers are still stopping: then it is forgotten, once they are
-	 * done. It is forgotten only once this one opens.
-	 */
-	if (pm->settling && !pm->settle_discard && prepage_running(pm)) {
+	/* The last window is forgotten only once this one opens. */
+	if (pm->settling && !pm->settle_discard) {
 		pm->settle_discard = true;
 		prepage_window_closed(pm, PREPAGE_CLOSE_END, pm->settle_nr,
 				      NULL);
@@ -1408,6 +1411,30 @@ int prepage_window_open(struct prepage_mm *pm)
 out:
 	mutex_unlock(&pm->lock);
 	return ret;
+}
+
+/*
+ * Count @pm's window that ended, with its log @log, and learn from it,
+ * in the backends that walk the app's page tables (@walks_mm) or in the
+ * others; judge their back-offs. Each backend's outcome goes to @out.
+ */
+static void prepage_sides_close(struct prepage_mm *pm,
+				struct prepage_log_entry *log,
+				struct prepage_outcome *out, bool walks_mm)
+{
+	const struct prepage_ops *ops;
+	unsigned int i;
+
+	for_each_prepage_ops(ops, i) {
+		if (!pm->side[i] || ops->walks_mm != walks_mm)
+			continue;
+		ops->window_close(pm, log, pm->settle_nr, &out[i]);
+		if (ops->min_precision)
+			prepage_backoff_judge(&pm->backoff[i], &out[i],
+					      READ_ONCE(*ops->min_precision),
+					      ops->hits_logged &&
+					      pm->log_dropped);
+	}
 }
 
 /**
@@ -1494,16 +1521,13 @@ static bool prepage_window_settle(struct prepage_mm *pm,
 				       PREPAGE_LOG_NONE;
 		prepage_log_waits(log, pm->settle_nr, wait_kind,
 				  PREPAGE_NR_SIDES, out);
-		for_each_prepage_ops(ops, i) {
-			if (!pm->side[i])
-				continue;
-			ops->window_close(pm, log, pm->settle_nr, &out[i]);
-			if (ops->min_precision)
-				prepage_backoff_judge(&pm->backoff[i], &out[i],
-						      READ_ONCE(*ops->min_precision),
-						      ops->hits_logged &&
-						      pm->log_dropped);
-		}
+		/*
+		 * The backends that walk the app's page tables first, under
+		 * its mmap lock; then the others, without it.
+		 */
+		prepage_sides_close(pm, log, out, true);
+		mmap_read_unlock(mm);
+		prepage_sides_close(pm, log, out, false);
 		/*
 		 * A window tells which side the app wants first if its sides
 		 * started at once, or if the app reached the sides that
@@ -1516,8 +1540,6 @@ static bool prepage_window_settle(struct prepage_mm *pm,
 				      out);
 		prepage_charge_end(&charge);
 	}
-	if (locked)
-		mmap_read_unlock(mm);
 	/* The last user's exit would take @pm->lock. */
 	if (mapped)
 		mmput_async(mm);
@@ -1549,6 +1571,10 @@ int prepage_window_settle_wait(struct prepage_mm *pm)
 	return 0;
 }
 
+/* What prepage_after_stop() did, by bit. */
+#define PREPAGE_SETTLE_AGAIN	BIT(0)	/* the settle is to be tried later */
+#define PREPAGE_SETTLED		BIT(1)	/* a window was settled */
+
 /*
  * What waited for the prepagers of @pm to be done, once they are: the
  * settle of the window that ended, the release of a state shut down, the
@@ -1556,43 +1582,48 @@ int prepage_window_settle_wait(struct prepage_mm *pm)
  * @pm->lock held. A settle whose mmap lock is contended is tried again
  * later, up to %PREPAGE_SETTLE_TRIES times, unless the prepagers of the
  * open window wait for it: then it is forgotten. Context: @pm->lock
- * held. Return: whether the settle work is to try again later.
+ * held. Return: %PREPAGE_SETTLE_AGAIN and %PREPAGE_SETTLED, or 0.
  */
-static bool prepage_after_stop(struct prepage_mm *pm)
+static unsigned int prepage_after_stop(struct prepage_mm *pm)
 {
 	enum prepage_settle_how how = PREPAGE_SETTLE_NOW;
 	struct mm_struct *mm = pm->slot.mm;
 	struct prepage_charge charge;
-	unsigned int starting;
+	unsigned int starting, done = 0;
 
 	lockdep_assert_held(&pm->lock);
 
 	if (pm->shut_pending)
 		__prepage_mm_shutdown(pm);
 	if (prepage_running(pm))
-		return false;
-	if (pm->settling && !pm->start_mask &&
-	    ++pm->settle_tries < PREPAGE_SETTLE_TRIES)
+		return 0;
+	/* A state shut down forgets its window without a walk. */
+	if (pm->shut)
+		how = PREPAGE_SETTLE_FORGET;
+	else if (pm->settling && !pm->start_mask &&
+		 ++pm->settle_tries < PREPAGE_SETTLE_TRIES)
 		how = PREPAGE_SETTLE_TRY;
+	if (pm->settling)
+		done = PREPAGE_SETTLED;
 	if (!prepage_window_settle(pm, how))
-		return true;
+		return PREPAGE_SETTLE_AGAIN;
 	if (pm->shut) {
 		prepage_mm_release(pm);
-		return false;
+		return done;
 	}
 	starting = pm->start_mask;
 	if (!starting)
-		return false;
+		return done;
 	WRITE_ONCE(pm->start_mask, 0);
 	/* The window's prepagers' memory is the app's. */
 	if (pm->state != PREPAGE_SWITCHING || !mmget_not_zero(mm))
-		return false;
+		return done;
 	prepage_charge_begin(mm, &charge);
 	prepage_sides_start(pm, starting);
 	prepage_prepagers_idle(pm);
 	prepage_charge_end(&charge);
 	mmput_async(mm);
-	return false;
+	return done;
 }
 
 /* The settle work of a state: see prepage_window_close(). */
@@ -1600,20 +1631,23 @@ static void prepage_settle_fn(struct work_struct *work)
 {
 	struct prepage_mm *pm = container_of(to_delayed_work(work),
 					     struct prepage_mm, settle_work);
-	bool again;
+	unsigned int done;
 
 	/*
-	 * Every CPU's LRU batches, without the state's lock: before, for
-	 * the folios prepagers left in them to be on the LRU when the
-	 * window's unused pages are demoted; after, for the demotions to
-	 * take effect now, not when each CPU's batch fills.
+	 * Every CPU's LRU batches, without the state's lock, around a
+	 * settle: before, for the folios prepagers left in them to be on
+	 * the LRU when the window's unused pages are demoted (once a
+	 * window); after, for the demotions to take effect now, not when
+	 * each CPU's batch fills.
 	 */
-	lru_add_drain_all();
+	if (READ_ONCE(pm->settling) && !READ_ONCE(pm->settle_tries))
+		lru_add_drain_all();
 	mutex_lock(&pm->lock);
-	again = prepage_after_stop(pm);
+	done = prepage_after_stop(pm);
 	mutex_unlock(&pm->lock);
-	lru_add_drain_all();
-	if (again)
+	if (done & PREPAGE_SETTLED)
+		lru_add_drain_all();
+	if (done & PREPAGE_SETTLE_AGAIN)
 		prepage_settle_queue_delayed(pm, PREPAGE_SETTLE_RETRY);
 	prepage_mm_put(pm);
 }
@@ -1750,6 +1784,8 @@ int prepage_reset(struct prepage_mm *pm)
 	pm->lead = PREPAGE_NR_SIDES;
 out:
 	mutex_unlock(&pm->lock);
+	/* The demotions take effect now. */
+	lru_add_drain_all();
 	return err;
 }
 
@@ -1828,6 +1864,8 @@ int prepage_load_tables(struct prepage_mm *pm, void *tables[PREPAGE_NR_SIDES])
 	}
 out:
 	mutex_unlock(&pm->lock);
+	/* The demotions take effect now. */
+	lru_add_drain_all();
 	return err;
 }
 

@@ -69,7 +69,8 @@ enum prepage_state {
  * log_dropped:		accesses not logged because the log was full
  * anon_prepaged:	anonymous pages the engine swapped in and mapped
  * anon_hit:		of those, pages the app accessed in the window
- * anon_miss:		pages the app swapped in itself in a window
+ * anon_miss:		pages the app swapped in itself in a window,
+ *			reading them (not from the swap cache)
  * anon_evicted:	prepaged pages swapped out again in the window
  *			before the app used them
  * anon_demoted:	prepaged pages the app did not use in the
@@ -125,8 +126,11 @@ enum prepage_stat_item {
  * @PREPAGE_LOG_FILE_ACCESS:	the app read, faulted on or mapped file pages
  * @PREPAGE_LOG_FILE_ADDED:	the app added file pages to the page cache,
  *				to read them
- * @PREPAGE_LOG_ANON_SWAPIN:	the app swapped anonymous pages in; the index
- *				is the virtual page number
+ * @PREPAGE_LOG_ANON_SWAPIN:	the app swapped anonymous pages in, reading
+ *				them (a major fault); the index is the
+ *				virtual page number
+ * @PREPAGE_LOG_ANON_CACHED:	the app swapped anonymous pages in from the
+ *				swap cache, without I/O of its own
  * @NR_PREPAGE_LOG_KINDS:	the number of kinds, at most 8 (a mask of
  *				them is a u8, &prepage_mm.reach_kinds)
  */
@@ -135,6 +139,7 @@ enum prepage_log_kind {
 	PREPAGE_LOG_FILE_ACCESS,
 	PREPAGE_LOG_FILE_ADDED,
 	PREPAGE_LOG_ANON_SWAPIN,
+	PREPAGE_LOG_ANON_CACHED,
 	NR_PREPAGE_LOG_KINDS,
 };
 
@@ -436,6 +441,11 @@ struct prepage_mm {
  *			it needs no @stat_hit or @stat_sat_out)
  * @hits_logged:	its hits are counted from the access log, so a
  *			window whose log lacks accesses undercounts them
+ * @walks_mm:		its @window_close walks the app's page tables: it
+ *			is called with the app's mmap lock held for reading
+ *			(taken with mmap_read_trylock(): a window whose lock
+ *			is contended is settled later, or forgotten), before
+ *			those of the backends that do not, called without it
  * @targets:		the target pages its prepagers just started with,
  *			resident or not (see prepage_backoff_judge()); NULL if it
  *			never backs off
@@ -500,6 +510,7 @@ struct prepage_ops {
 	enum prepage_stat_item stat_sat_out;
 	unsigned int *min_precision;
 	bool hits_logged;
+	bool walks_mm;
 	unsigned long (*targets)(struct prepage_mm *pm);
 	const struct attribute_group *attrs;
 	int (*workers_init)(void);
