@@ -1469,7 +1469,8 @@ static bool prepage_window_settle(struct prepage_mm *pm,
 {
 	struct mm_struct *mm = pm->slot.mm;
 	struct prepage_log_entry *log = pm->settle_log;
-	bool discard = pm->settle_discard, mapped, locked = false;
+	bool discard = pm->settle_discard, mapped, walks = false;
+	bool locked = false;
 	const struct prepage_ops *ops;
 	struct prepage_charge charge;
 	unsigned int i;
@@ -1481,8 +1482,10 @@ static bool prepage_window_settle(struct prepage_mm *pm,
 	if (prepage_running(pm))
 		return false;
 	mapped = how != PREPAGE_SETTLE_FORGET && mmget_not_zero(mm);
+	for_each_prepage_ops(ops, i)
+		walks |= pm->side[i] && ops->walks_mm;
 	/* Never wait for the app's lock: a slow fault may hold it. */
-	if (mapped && !discard) {
+	if (mapped && !discard && walks) {
 		locked = mmap_read_trylock(mm);
 		if (!locked && how == PREPAGE_SETTLE_TRY) {
 			mmput_async(mm);
@@ -1493,7 +1496,7 @@ static bool prepage_window_settle(struct prepage_mm *pm,
 	pm->settle_log = NULL;
 	pm->settle_discard = false;
 	pm->settle_tries = 0;
-	if (discard || (mapped && !locked)) {
+	if (discard || (mapped && walks && !locked)) {
 		/*
 		 * Closed already, or its walk would wait: what it prepaged
 		 * goes as a reset's, demoted where the lock is free.
@@ -1526,7 +1529,8 @@ static bool prepage_window_settle(struct prepage_mm *pm,
 		 * its mmap lock; then the others, without it.
 		 */
 		prepage_sides_close(pm, log, out, true);
-		mmap_read_unlock(mm);
+		if (locked)
+			mmap_read_unlock(mm);
 		prepage_sides_close(pm, log, out, false);
 		/*
 		 * A window tells which side the app wants first if its sides
@@ -1569,6 +1573,29 @@ int prepage_window_settle_wait(struct prepage_mm *pm)
 		return -EINTR;
 	prepage_window_settle(pm, PREPAGE_SETTLE_TRY);
 	return 0;
+}
+
+/**
+ * prepage_window_prepaged() - whether the last window's prepagers brought
+ * pages in
+ * @pm:	the prepage state
+ *
+ * Only then may its settle demote, and the LRU batches of every CPU
+ * matter to it (lru_add_drain_all() is drained only then).
+ *
+ * Context: any; reads the counters without @pm->lock.
+ * Return: true if they did.
+ */
+bool prepage_window_prepaged(struct prepage_mm *pm)
+{
+	const struct prepage_ops *ops;
+	unsigned int i;
+
+	for_each_prepage_ops(ops, i)
+		if (prepage_stat_read(pm, ops->stat_prepaged) !=
+		    READ_ONCE(pm->window_stat[ops->stat_prepaged]))
+			return true;
+	return false;
 }
 
 /* What prepage_after_stop() did, by bit. */
@@ -1640,12 +1667,13 @@ static void prepage_settle_fn(struct work_struct *work)
 	 * window); after, for the demotions to take effect now, not when
 	 * each CPU's batch fills.
 	 */
-	if (READ_ONCE(pm->settling) && !READ_ONCE(pm->settle_tries))
+	if (READ_ONCE(pm->settling) && !READ_ONCE(pm->settle_tries) &&
+	    prepage_window_prepaged(pm))
 		lru_add_drain_all();
 	mutex_lock(&pm->lock);
 	done = prepage_after_stop(pm);
 	mutex_unlock(&pm->lock);
-	if (done & PREPAGE_SETTLED)
+	if ((done & PREPAGE_SETTLED) && prepage_window_prepaged(pm))
 		lru_add_drain_all();
 	if (done & PREPAGE_SETTLE_AGAIN)
 		prepage_settle_queue_delayed(pm, PREPAGE_SETTLE_RETRY);

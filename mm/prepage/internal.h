@@ -69,8 +69,7 @@ enum prepage_state {
  * log_dropped:		accesses not logged because the log was full
  * anon_prepaged:	anonymous pages the engine swapped in and mapped
  * anon_hit:		of those, pages the app accessed in the window
- * anon_miss:		pages the app swapped in itself in a window,
- *			reading them (not from the swap cache)
+ * anon_miss:		pages the app swapped in itself in a window
  * anon_evicted:	prepaged pages swapped out again in the window
  *			before the app used them
  * anon_demoted:	prepaged pages the app did not use in the
@@ -126,11 +125,8 @@ enum prepage_stat_item {
  * @PREPAGE_LOG_FILE_ACCESS:	the app read, faulted on or mapped file pages
  * @PREPAGE_LOG_FILE_ADDED:	the app added file pages to the page cache,
  *				to read them
- * @PREPAGE_LOG_ANON_SWAPIN:	the app swapped anonymous pages in, reading
- *				them (a major fault); the index is the
- *				virtual page number
- * @PREPAGE_LOG_ANON_CACHED:	the app swapped anonymous pages in from the
- *				swap cache, without I/O of its own
+ * @PREPAGE_LOG_ANON_SWAPIN:	the app swapped anonymous pages in; the index
+ *				is the virtual page number
  * @NR_PREPAGE_LOG_KINDS:	the number of kinds, at most 8 (a mask of
  *				them is a u8, &prepage_mm.reach_kinds)
  */
@@ -139,7 +135,6 @@ enum prepage_log_kind {
 	PREPAGE_LOG_FILE_ACCESS,
 	PREPAGE_LOG_FILE_ADDED,
 	PREPAGE_LOG_ANON_SWAPIN,
-	PREPAGE_LOG_ANON_CACHED,
 	NR_PREPAGE_LOG_KINDS,
 };
 
@@ -564,6 +559,7 @@ void prepage_window_counts(struct prepage_mm *pm,
 			   const struct prepage_ops *ops,
 			   struct prepage_outcome *out);
 int prepage_window_settle_wait(struct prepage_mm *pm);
+bool prepage_window_prepaged(struct prepage_mm *pm);
 int prepage_reset(struct prepage_mm *pm);
 int prepage_load_tables(struct prepage_mm *pm,
 			void *tables[PREPAGE_NR_SIDES]);

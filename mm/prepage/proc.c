@@ -47,7 +47,7 @@ static struct prepage_mm *prepage_proc_lock(struct mm_struct *mm)
 	if (!pm)
 		return NULL;
 	/* For the demotion of a window to settle; see prepage_settle_fn(). */
-	if (READ_ONCE(pm->settling))
+	if (READ_ONCE(pm->settling) && prepage_window_prepaged(pm))
 		lru_add_drain_all();
 	/* What is shown counts the window that ended last. */
 	if (mutex_lock_killable(&pm->lock) ||

@@ -23,7 +23,6 @@
 #include "../kselftest.h"
 
 #define SYSFS		"/sys/kernel/mm/prepage/"
-#define PAGE_CLUSTER	"/proc/sys/vm/page-cluster"
 
 /* /proc/self/pagemap (Documentation/admin-guide/mm/pagemap.rst) */
 #ifndef BIT_ULL
@@ -399,14 +398,6 @@ static inline const char *setup_prepage(void)
 		return why;
 	if (knob_set("enabled", 1))
 		return "cannot enable prepage";
-	/*
-	 * No swap readahead: a page the app swaps in is then one its fault
-	 * read (a miss), unless the test put it in the swap cache itself.
-	 */
-	if (!access(PAGE_CLUSTER, F_OK) && setting_write(PAGE_CLUSTER, "0")) {
-		settings_restore();
-		return "cannot turn swap readahead off";
-	}
 	return NULL;
 }
 
