@@ -101,7 +101,7 @@ void __prepage_exit_mm(struct mm_struct *mm);
 void __prepage_file_access(struct address_space *mapping, pgoff_t index,
 			   unsigned long nr);
 void __prepage_anon_swapin(struct mm_struct *mm, unsigned long address,
-			   unsigned long nr);
+			   unsigned long nr, bool io);
 void __prepage_file_added(struct address_space *mapping,
 			  struct folio *folio);
 bool __prepage_speculative(void);
@@ -187,15 +187,22 @@ static __always_inline bool prepage_speculative(void)
  * @mm:		the address space of the faulting VMA
  * @address:	address of the first page mapped
  * @nr:		number of pages mapped
+ * @io:		the fault read them (VM_FAULT_MAJOR), rather than finding
+ *		them in the swap cache
  *
  * Swap-in faults that the tasks of an address space in a switch window
- * take themselves are its anonymous misses, and its new candidates.
+ * take themselves are its new anonymous candidates; those that read
+ * their pages, and waited for it, are its anonymous misses. A fault
+ * that reads notes the page as it starts the read (@io), as the retry
+ * that maps it, once read, finds it in the swap cache; and notes the
+ * pages it maps.
  */
 static __always_inline void prepage_anon_swapin(struct mm_struct *mm,
-						unsigned long address, unsigned long nr)
+						unsigned long address,
+						unsigned long nr, bool io)
 {
 	if (static_branch_unlikely(&prepage_key))
-		__prepage_anon_swapin(mm, address, nr);
+		__prepage_anon_swapin(mm, address, nr, io);
 }
 
 #else /* CONFIG_PREPAGE */
@@ -207,7 +214,8 @@ static inline void prepage_file_added(struct address_space *mapping,
 				      struct folio *folio, gfp_t gfp) {}
 static inline bool prepage_speculative(void) { return false; }
 static inline void prepage_anon_swapin(struct mm_struct *mm,
-				       unsigned long address, unsigned long nr) {}
+				       unsigned long address, unsigned long nr,
+				       bool io) {}
 
 #endif /* CONFIG_PREPAGE */
 #endif /* _LINUX_PREPAGE_H */

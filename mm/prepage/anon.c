@@ -80,6 +80,14 @@ struct prepage_anon_plan {
 	bool prepaged;
 };
 
+/* What a prepager's fault did with a page (anon_fault_in()). */
+enum anon_fault {
+	ANON_FAULT_NONE,	/* neither read nor mapped by it */
+	ANON_FAULT_MAPPED,	/* mapped, from the swap cache */
+	ANON_FAULT_READ,	/* read in and mapped */
+	ANON_FAULT_READ_ONLY,	/* read in; mapped by someone else, if at all */
+};
+
 /* Bounds of the anonymous prepager threads and entry timeouts. */
 #define PREPAGE_MAX_ANON_WORKERS	8
 #define PREPAGE_MAX_ANON_TIMEOUT	255
@@ -105,6 +113,9 @@ struct prepage_anon_plan {
  *			window's new candidates, or the unused prepaged
  *			pages, at its end
  * @faulted:		pages the anonymous prepager faulted in
+ * @read:		of those, pages it read in itself: not found in the
+ *			swap cache, where another fault or readahead put
+ *			them
  *
  * The bitmaps have PTRS_PER_PTE bits each, which is not a constant on
  * every architecture, and are allocated by whoever walks, for the walk.
@@ -121,6 +132,7 @@ struct prepage_anon_walk {
 	unsigned long *swapped;
 	unsigned long *added;
 	unsigned long *faulted;
+	unsigned long *read;
 };
 
 /**
@@ -368,7 +380,7 @@ static int anon_walk_alloc(struct prepage_anon_walk *w)
 	unsigned long *maps;
 
 	*w = (struct prepage_anon_walk){};
-	maps = kmalloc_array(5 * longs, sizeof(long), GFP_KERNEL_ACCOUNT);
+	maps = kmalloc_array(6 * longs, sizeof(long), GFP_KERNEL_ACCOUNT);
 	if (!maps)
 		return -ENOMEM;
 	w->present = maps;
@@ -376,6 +388,7 @@ static int anon_walk_alloc(struct prepage_anon_walk *w)
 	w->swapped = maps + 2 * longs;
 	w->added = maps + 3 * longs;
 	w->faulted = maps + 4 * longs;
+	w->read = maps + 5 * longs;
 	return 0;
 }
 
@@ -781,7 +794,8 @@ struct anon_end {
 	struct prepage_anon_plan *plan;	/* sorted by vpn */
 	unsigned int plan_nr, plan_pos;
 	unsigned int timeout, promote;
-	const struct prepage_extents *missed;	/* the app's swap-ins */
+	const struct prepage_extents *missed;	/* the app's swap-in reads */
+	const struct prepage_extents *cached;	/* its swap-cache swap-ins */
 	struct prepage_extents *unused;	/* prepaged, present, not used */
 	bool cleared;			/* an accessed bit was cleared */
 	unsigned long refetched;	/* prepaged, out, swapped in by the app */
@@ -804,7 +818,13 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 {
 	struct anon_end *e = arg;
 	struct prepage_anon_plan *planned = anon_end_planned(e, vpn);
-	unsigned long next = anon_entry_next(entry, young, e->timeout,
+	/*
+	 * The app may have mapped a prepager's read from the swap cache
+	 * before the prepager did: used, even though the prepager's walk
+	 * then cleared the accessed bit it set.
+	 */
+	bool used = young || prepage_extents_contains(e->cached, vpn);
+	unsigned long next = anon_entry_next(entry, used, e->timeout,
 					     e->promote);
 
 	e->cleared |= young;
@@ -813,7 +833,7 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 	    prepage_extents_contains(e->missed, vpn))
 		prepage_stat_add(e->pm, PREPAGE_STAT_ANON_LATE, 1);
 	if (planned && planned->prepaged) {
-		if (young)
+		if (used)
 			prepage_stat_add(e->pm, PREPAGE_STAT_ANON_HIT, 1);
 		/* Swapped out again: still out, or swapped in by the app. */
 		if (swapped || prepage_extents_contains(e->missed, vpn)) {
@@ -821,7 +841,7 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 			/* The app's own swap-in set the accessed bit. */
 			if (young)
 				e->refetched++;
-		} else if (present && !young)
+		} else if (present && !used)
 			/* On -ENOMEM the page is not demoted. */
 			prepage_extents_add(e->unused, vpn, 1);
 	}
@@ -838,6 +858,38 @@ static void anon_end_one(struct prepage_anon_table *t, unsigned long vpn,
 		trace_prepage_anon_demote(e->pm->slot.mm, e->pm->pid,
 					  vpn << PAGE_SHIFT);
 	anon_table_set_entry(t, vpn, next);
+}
+
+/*
+ * Add the pages of @set that are not in @t to it as candidates, and to
+ * @added. Return: 0, or -ENOMEM once @t or @added is full.
+ */
+static int anon_add_candidates(struct prepage_anon_table *t,
+			       const struct prepage_extents *set,
+			       unsigned int timeout,
+			       struct prepage_extents *added)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < set->nr; i++) {
+		unsigned long vpn = set->ext[i].start;
+		unsigned long end = vpn + set->ext[i].nr;
+
+		for (err = 0; vpn < end && !err; vpn++) {
+			if (xa_load(&t->pages, vpn))
+				continue;
+			err = anon_table_set(t, vpn, false, timeout);
+			if (!err && prepage_extents_add(added, vpn, 1)) {
+				anon_table_erase(t, vpn);
+				err = -ENOMEM;
+			}
+		}
+		/* Full here may leave room in another XArray chunk. */
+		if (err == -ENOMEM)
+			return err;
+	}
+	return 0;
 }
 
 static const struct prepage_ops prepage_anon_ops;
@@ -869,53 +921,42 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 	unsigned int timeout = READ_ONCE(prepage_anon_timeout);
 	struct prepage_anon_table *t = anon_mm(pm)->table;
 	struct mm_struct *mm = pm->slot.mm;
-	struct prepage_extents missed = {}, added = {}, unused = {};
+	struct prepage_extents missed = {}, cached = {}, added = {}, unused = {};
 	struct prepage_anon_walk w;
 	struct anon_end e = {
 		.pm = pm, .plan = anon_mm(pm)->plan, .plan_nr = anon_mm(pm)->plan_nr,
-		.timeout = timeout, .missed = &missed, .unused = &unused,
+		.timeout = timeout, .missed = &missed, .cached = &cached,
+		.unused = &unused,
 		.promote = READ_ONCE(prepage_anon_promote_windows),
 	};
 	unsigned int i;
 
 	lockdep_assert_held(&pm->lock);
 
-	for (i = 0; i < nr; i++)
+	/* On -ENOMEM the window undercounts. */
+	for (i = 0; i < nr; i++) {
 		if (log[i].kind == PREPAGE_LOG_ANON_SWAPIN)
-			/* On -ENOMEM the window undercounts. */
 			prepage_extents_add(&missed, log[i].index, log[i].nr);
+		else if (log[i].kind == PREPAGE_LOG_ANON_CACHED)
+			prepage_extents_add(&cached, log[i].index, log[i].nr);
+	}
+	/* Only a swap-in that read its page waited for it. */
 	prepage_stat_add(pm, PREPAGE_STAT_ANON_MISS,
 			 prepage_extents_pages(&missed));
 
-	if (!t && missed.nr) {
+	if (!t && (missed.nr || cached.nr)) {
 		t = anon_table_new();
 		anon_mm(pm)->table = t;
 	}
 	if (t && !anon_walk_alloc(&w)) {
 		anon_table_walk(mm, t, &w, anon_end_one, &e);
 		/*
-		 * What the app swapped in itself: new candidates, added after
-		 * the walk aged the table and made room, their accessed bits
-		 * cleared on their own.
+		 * What the app swapped in itself, read or found in the swap
+		 * cache: new candidates, added after the walk aged the table
+		 * and made room, their accessed bits cleared on their own.
 		 */
-		for (i = 0; i < missed.nr; i++) {
-			unsigned long vpn = missed.ext[i].start;
-			unsigned long end = vpn + missed.ext[i].nr;
-			int err = 0;
-
-			for (; vpn < end && !err; vpn++) {
-				if (xa_load(&t->pages, vpn))
-					continue;
-				err = anon_table_set(t, vpn, false, timeout);
-				if (!err && prepage_extents_add(&added, vpn, 1)) {
-					anon_table_erase(t, vpn);
-					err = -ENOMEM;
-				}
-			}
-			/* Full here may leave room in another XArray chunk. */
-			if (err == -ENOMEM)
-				break;
-		}
+		if (!anon_add_candidates(t, &missed, timeout, &added))
+			anon_add_candidates(t, &cached, timeout, &added);
 		e.cleared |= anon_clear_added(mm, &w, &added);
 		prepage_stat_add(pm, PREPAGE_STAT_ANON_DEMOTED,
 				 anon_demote_unused(mm, &w, &unused, true));
@@ -926,6 +967,7 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 	}
 	prepage_extents_destroy(&unused);
 	prepage_extents_destroy(&added);
+	prepage_extents_destroy(&cached);
 	prepage_extents_destroy(&missed);
 	kvfree(anon_mm(pm)->plan);
 	anon_mm(pm)->plan = NULL;
@@ -1168,14 +1210,18 @@ static void anon_fault_unlock(struct vm_area_struct *vma)
  * VMA armed with userfaultfd since it was planned is never faulted. The
  * page is read into the swap cache first (anon_swap_cache_read()), so
  * that the fault only maps it: it allocates nothing that could reclaim
- * or kill.
- * Return: true if the page is mapped now.
+ * or kill. A page found in the swap cache was read by someone else (the
+ * app's fault, readahead): mapping it is not prepaging it.
+ * Return: %ANON_FAULT_READ if this call read the page in and it is mapped
+ * now, %ANON_FAULT_MAPPED if it is mapped now but was read by someone
+ * else, %ANON_FAULT_READ_ONLY if this call read it but did not map it
+ * (the app did first, say), %ANON_FAULT_NONE if it did neither.
  */
-static bool anon_fault_in(struct mm_struct *mm, unsigned long addr)
+static enum anon_fault anon_fault_in(struct mm_struct *mm, unsigned long addr)
 {
+	bool retried = false, new, read = false;
 	struct vm_area_struct *vma;
 	struct folio *folio;
-	bool retried = false, new;
 	unsigned int flags;
 	vm_fault_t ret;
 
@@ -1183,16 +1229,18 @@ again:
 	flags = FAULT_FLAG_REMOTE | FAULT_FLAG_ALLOW_RETRY | FAULT_FLAG_KILLABLE;
 	vma = anon_fault_lock(mm, addr, &flags);
 	if (!vma)
-		return false;
+		goto none;
 	if (!anon_vma_prepageable(vma)) {
 		anon_fault_unlock(vma);
-		return false;
+		goto none;
 	}
 	folio = anon_swap_cache_read(vma, addr, &new);
 	if (!folio) {
 		anon_fault_unlock(vma);
-		return false;
+		goto none;
 	}
+	/* Read by the first try, mapped by the second. */
+	read |= new;
 	/* No FAULT_FLAG_WRITE: a COW page stays shared, a read-only one so. */
 	ret = handle_mm_fault(vma, addr, flags, NULL);
 	/*
@@ -1204,33 +1252,54 @@ again:
 	if (ret & (VM_FAULT_RETRY | VM_FAULT_COMPLETED)) {
 		folio_put(folio);
 		if (!(ret & VM_FAULT_RETRY) || retried)
-			return false;
+			goto none;
 		retried = true;
 		goto again;
 	}
 	anon_fault_unlock(vma);
 	if (!(ret & VM_FAULT_ERROR))
-		anon_swap_cache_done(folio, new);
+		anon_swap_cache_done(folio, read);
 	folio_put(folio);
-	return !(ret & VM_FAULT_ERROR);
+	if (ret & VM_FAULT_ERROR)
+		goto none;
+	return read ? ANON_FAULT_READ : ANON_FAULT_MAPPED;
+none:
+	/*
+	 * Read by the first try, then mapped by the app (the second found
+	 * it mapped), or not at all: the read was the prepager's still.
+	 */
+	return read ? ANON_FAULT_READ_ONLY : ANON_FAULT_NONE;
 }
 
 /*
  * Fault in pages [@vpn, @vpn + @nr) of @pm's mm, as far as the window's
- * budget goes; mark those mapped in @w.
+ * budget goes; mark those mapped in @w, and those it read in. Only those
+ * are taken from the budget.
  */
 static void anon_fault_run(struct prepage_mm *pm,
 			   struct prepage_anon_walk *w,
 			   unsigned long vpn, unsigned int nr)
 {
-	unsigned long granted = prepage_budget_take(pm, nr), mapped = 0;
+	unsigned long granted = prepage_budget_take(pm, nr), read = 0;
 
-	for (nr = granted; nr && !anon_cut_short(pm); vpn++, nr--)
-		if (anon_fault_in(pm->slot.mm, vpn << PAGE_SHIFT)) {
+	for (nr = granted; nr && !anon_cut_short(pm); vpn++, nr--) {
+		switch (anon_fault_in(pm->slot.mm, vpn << PAGE_SHIFT)) {
+		case ANON_FAULT_READ:
 			__set_bit(vpn - w->base, w->faulted);
-			mapped++;
+			fallthrough;
+		case ANON_FAULT_READ_ONLY:
+			/* Its accessed bit, if mapped, is the app's. */
+			__set_bit(vpn - w->base, w->read);
+			read++;
+			break;
+		case ANON_FAULT_MAPPED:
+			__set_bit(vpn - w->base, w->faulted);
+			break;
+		case ANON_FAULT_NONE:
+			break;
 		}
-	prepage_budget_give(pm, granted - mapped);
+	}
+	prepage_budget_give(pm, granted - read);
 }
 
 /*
@@ -1262,6 +1331,7 @@ static unsigned int anon_prepage_span(struct prepage_mm *pm,
 	anon_walk_span(mm, w, first, last);
 	mmap_read_unlock(mm);
 	bitmap_zero(w->faulted, PTRS_PER_PTE);
+	bitmap_zero(w->read, PTRS_PER_PTE);
 
 	for (k = i; k < end && !anon_cut_short(pm); k += run) {
 		run = 1;
@@ -1274,23 +1344,28 @@ static unsigned int anon_prepage_span(struct prepage_mm *pm,
 			run++;
 		anon_fault_run(pm, w, plan[k].vpn, run);
 	}
-	if (bitmap_empty(w->faulted, PTRS_PER_PTE))
-		return 0;
-	w->clear_young = true;
-	w->only = w->faulted;
-	w->own = true;
-	w->demote = false;
-	mmap_read_lock(mm);
-	anon_walk_span(mm, w, first, last);
-	mmap_read_unlock(mm);
+	if (!bitmap_empty(w->faulted, PTRS_PER_PTE)) {
+		w->clear_young = true;
+		w->only = w->faulted;
+		w->own = true;
+		w->demote = false;
+		mmap_read_lock(mm);
+		anon_walk_span(mm, w, first, last);
+		mmap_read_unlock(mm);
+	}
 	for (k = i; k < end; k++) {
 		unsigned long b = plan[k].vpn - w->base;
 
-		if (test_bit(b, w->faulted) && test_bit(b, w->present)) {
-			plan[k].prepaged = true;
-			prepage_stat_add(pm, PREPAGE_STAT_ANON_PREPAGED, 1);
-			prepaged++;
-		}
+		/*
+		 * Read by the prepager: mapped by its own fault (and still
+		 * there), or read for the app's, which mapped it first.
+		 */
+		if (!test_bit(b, w->read) ||
+		    (test_bit(b, w->faulted) && !test_bit(b, w->present)))
+			continue;
+		plan[k].prepaged = true;
+		prepage_stat_add(pm, PREPAGE_STAT_ANON_PREPAGED, 1);
+		prepaged++;
 	}
 	return prepaged;
 }
@@ -1734,16 +1809,18 @@ static void *prepage_anon_table_swap(struct prepage_mm *pm, void *table)
  * @mm:		the address space of the faulting VMA
  * @address:	address of the first page
  * @nr:		number of pages
+ * @io:		the fault read them
  *
  * See prepage_anon_swapin().
  */
 void __prepage_anon_swapin(struct mm_struct *mm, unsigned long address,
-			   unsigned long nr)
+			   unsigned long nr, bool io)
 {
 	/* Remote faults (ptrace, GUP of another process) are not the app's. */
 	if (mm == current->mm && READ_ONCE(prepage_anon_enabled))
-		prepage_log(PREPAGE_LOG_ANON_SWAPIN, NULL, address >> PAGE_SHIFT,
-			    nr);
+		prepage_log(io ? PREPAGE_LOG_ANON_SWAPIN :
+				 PREPAGE_LOG_ANON_CACHED,
+			    NULL, address >> PAGE_SHIFT, nr);
 }
 
 /* ---- the backend ------------------------------------------------------- */

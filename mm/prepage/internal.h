@@ -69,7 +69,8 @@ enum prepage_state {
  * log_dropped:		accesses not logged because the log was full
  * anon_prepaged:	anonymous pages the engine swapped in and mapped
  * anon_hit:		of those, pages the app accessed in the window
- * anon_miss:		pages the app swapped in itself in a window
+ * anon_miss:		pages the app swapped in itself in a window,
+ *			reading them (not from the swap cache)
  * anon_evicted:	prepaged pages swapped out again in the window
  *			before the app used them
  * anon_demoted:	prepaged pages the app did not use in the
@@ -125,8 +126,11 @@ enum prepage_stat_item {
  * @PREPAGE_LOG_FILE_ACCESS:	the app read, faulted on or mapped file pages
  * @PREPAGE_LOG_FILE_ADDED:	the app added file pages to the page cache,
  *				to read them
- * @PREPAGE_LOG_ANON_SWAPIN:	the app swapped anonymous pages in; the index
- *				is the virtual page number
+ * @PREPAGE_LOG_ANON_SWAPIN:	the app swapped anonymous pages in, reading
+ *				them (a major fault); the index is the
+ *				virtual page number
+ * @PREPAGE_LOG_ANON_CACHED:	the app swapped anonymous pages in from the
+ *				swap cache, without I/O of its own
  * @NR_PREPAGE_LOG_KINDS:	the number of kinds, at most 8 (a mask of
  *				them is a u8, &prepage_mm.reach_kinds)
  */
@@ -135,6 +139,7 @@ enum prepage_log_kind {
 	PREPAGE_LOG_FILE_ACCESS,
 	PREPAGE_LOG_FILE_ADDED,
 	PREPAGE_LOG_ANON_SWAPIN,
+	PREPAGE_LOG_ANON_CACHED,
 	NR_PREPAGE_LOG_KINDS,
 };
 

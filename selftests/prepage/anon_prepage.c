@@ -372,6 +372,36 @@ TEST_F(anon, late)
 }
 
 /*
+ * A swap-in the app takes from the swap cache (the pages read ahead,
+ * here by MADV_WILLNEED) waits for no read: it is not a miss, though
+ * its pages are learned as candidates, as a miss's are.
+ */
+TEST_F(anon, swapcache_not_missed)
+{
+	unsigned char vec[64];
+	int i, in = 0;
+
+	ASSERT_EQ(0, ctl("start"));
+	ASSERT_EQ(0, madvise(self->buf, 64 * psz, MADV_WILLNEED));
+	for (i = 0; i < 100 && in < 64; i++) {
+		ASSERT_EQ(0, mincore(self->buf, 64 * psz, vec));
+		for (in = 0; in < 64 && (vec[in] & 1); in++)
+			;
+		usleep(50000);
+	}
+	ASSERT_EQ(64, in);
+	/* In the swap cache, not mapped. */
+	ASSERT_EQ(64, pages_with(self->buf, 0, 64, PM_SWAP));
+	ASSERT_TRUE(touch(self->buf, 0, 64));
+	ASSERT_EQ(0, ctl("end"));
+	EXPECT_EQ(0, stat_of("anon_miss"));
+	EXPECT_EQ(64, read_key("/proc/self/prepage", "anon_candidate_pages"));
+	/* A page read by the app's own fault is a miss again. */
+	ASSERT_EQ(0, plain_switch(self->buf, 64, 8));
+	EXPECT_EQ(8, stat_of("anon_miss"));
+}
+
+/*
  * Prepaged pages swapped out again before the app used them are
  * counted: 56-59 stay out, 60-63 the app swaps in again itself (hits,
  * and misses too); 48-55, never used, are the ones deactivated.

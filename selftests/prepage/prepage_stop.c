@@ -296,7 +296,7 @@ FIXTURE_SETUP(stop)
 	madvise(self->s.buf, NR_PAGES * psz, MADV_NOHUGEPAGE);
 	for (i = 0; i < NR_PAGES; i++)
 		memset(self->s.buf + i * psz, pattern(i), psz);
-	STOP_SETUP_ASSERT(pageout(self->s.buf, 0, NR_PAGES));
+	STOP_SETUP_ASSERT(__pageout(self->s.buf, 0, NR_PAGES, false));
 	/* Slots are taken from a device in batches: some, at least. */
 	STOP_SETUP_ASSERT(swap_used(self->s.node) > 0);
 	/* Written out after DELAY_MS; then out of the swap cache too. */
@@ -398,6 +398,29 @@ TEST_F(stop, end_then_start)
 	EXPECT_EQ(2, stat_of("switches"));
 	/* Neither window counted the app's use: it used nothing. */
 	EXPECT_EQ(0, stat_of("anon_hit"));
+	EXPECT_TRUE(intact(self->s.buf));
+}
+
+/*
+ * The app touches a page the blocked prepager is reading: its fault
+ * waits for that read and may map the page before the prepager does.
+ * Either way the page was the prepager's read: one prepaged page, not a
+ * miss (the app read nothing) nor an eviction. (Whether it counts as a
+ * hit is not pinned: when the prepager maps it first, its walk of the
+ * span, once the span's other pages are in, clears the accessed bit the
+ * app's touch set.)
+ */
+TEST_F(stop, touch_while_prepaged)
+{
+	ASSERT_EQ(0, blocked_start());
+	ASSERT_EQ(1, read_key("/proc/self/prepage", "prepaging"));
+	/* Waits for the prepager's read of page 0. */
+	EXPECT_EQ((char)pattern(0), self->s.buf[0]);
+	ASSERT_EQ(0, write_str("/proc/self/prepage", "end"));
+	ASSERT_EQ(0, wait_idle());
+	EXPECT_EQ(0, stat_of("anon_miss"));
+	EXPECT_EQ(0, stat_of("anon_evicted"));
+	EXPECT_LE(1, stat_of("anon_prepaged"));
 	EXPECT_TRUE(intact(self->s.buf));
 }
 

@@ -23,6 +23,7 @@
 #include "../kselftest.h"
 
 #define SYSFS		"/sys/kernel/mm/prepage/"
+#define PAGE_CLUSTER	"/proc/sys/vm/page-cluster"
 
 /* /proc/self/pagemap (Documentation/admin-guide/mm/pagemap.rst) */
 #ifndef BIT_ULL
@@ -176,22 +177,26 @@ static inline int pagemap_count(const void *addr, int nr, uint64_t bit)
 
 /*
  * Page [first, first + nr) of @buf out: true once /proc/self/pagemap has
- * every page swapped out. A folio still in the LRU batch of another CPU
- * (left there by a prepager, or by the caller before it moved) is not on
- * the LRU yet and cannot be paged out; MADV_PAGEOUT drains the batch of
- * the CPU it runs on, so the tries go round the CPUs this thread may run
- * on (a caller pinned to one CPU drains only that one's), each of them
- * at least once.
+ * every page swapped out and, if @uncached, none of them is left in the
+ * swap cache, so that the next access to each of them reads it. A folio
+ * still in the LRU batch of another CPU (left there by a prepager, or by
+ * the caller before it moved) is not on the LRU yet and cannot be paged
+ * out; MADV_PAGEOUT drains the batch of the CPU it runs on, so the tries
+ * go round the CPUs this thread may run on (a caller pinned to one CPU
+ * drains only that one's), each of them at least once. A folio that
+ * another reference kept in the swap cache after its page was unmapped
+ * is mapped again, by a read, and paged out once more.
  */
-static inline bool pageout(char *buf, int first, int nr)
+static inline bool __pageout(char *buf, int first, int nr, bool uncached)
 {
 	char *start = buf + (long)first * getpagesize();
-	int tries, cpu = -1, nr_cpus;
+	int i, tries, cpu = -1, nr_cpus;
+	unsigned char *vec = malloc(nr);
 	bool done = false;
 	cpu_set_t all, one;
 
 	nr_cpus = sched_getaffinity(0, sizeof(all), &all) ? 0 : CPU_COUNT(&all);
-	for (tries = 0; tries < 10 + nr_cpus && !done; tries++) {
+	for (tries = 0; vec && tries < 10 + nr_cpus && !done; tries++) {
 		if (nr_cpus) {
 			do
 				cpu = (cpu + 1) % CPU_SETSIZE;
@@ -201,11 +206,32 @@ static inline bool pageout(char *buf, int first, int nr)
 			sched_setaffinity(0, sizeof(one), &one);
 		}
 		madvise(start, (size_t)nr * getpagesize(), MADV_PAGEOUT);
-		done = pagemap_count(start, nr, PM_SWAP) == nr;
+		if (pagemap_count(start, nr, PM_SWAP) != nr)
+			continue;
+		done = true;
+		if (!uncached)
+			break;
+		if (mincore(start, (size_t)nr * getpagesize(), vec)) {
+			done = false;
+			continue;
+		}
+		for (i = 0; i < nr; i++) {
+			if (!(vec[i] & 1))
+				continue;
+			done = false;
+			(void)*(volatile char *)(start + (long)i * getpagesize());
+		}
 	}
 	if (nr_cpus)
 		sched_setaffinity(0, sizeof(all), &all);
+	free(vec);
 	return done;
+}
+
+/* Page [first, first + nr) of @buf out, to be read back by a fault. */
+static inline bool pageout(char *buf, int first, int nr)
+{
+	return __pageout(buf, first, nr, true);
 }
 
 /* Where tracefs is; mounted there if it is not yet (a minimal guest). */
@@ -398,6 +424,14 @@ static inline const char *setup_prepage(void)
 		return why;
 	if (knob_set("enabled", 1))
 		return "cannot enable prepage";
+	/*
+	 * No swap readahead: a page the app swaps in is then one its fault
+	 * read (a miss), unless the test put it in the swap cache itself.
+	 */
+	if (!access(PAGE_CLUSTER, F_OK) && setting_write(PAGE_CLUSTER, "0")) {
+		settings_restore();
+		return "cannot turn swap readahead off";
+	}
 	return NULL;
 }
 
