@@ -100,6 +100,8 @@ DECLARE_STATIC_KEY_FALSE(prepage_key);
 void __prepage_exit_mm(struct mm_struct *mm);
 void __prepage_file_access(struct address_space *mapping, pgoff_t index,
 			   unsigned long nr);
+void __prepage_file_mapped(struct address_space *mapping, pgoff_t index,
+			   unsigned long nr);
 void __prepage_anon_swapin(struct mm_struct *mm, unsigned long address,
 			   unsigned long nr, bool io);
 void __prepage_file_added(struct address_space *mapping,
@@ -133,16 +135,33 @@ static __always_inline void prepage_exit_mm(struct mm_struct *mm)
  * @index:	first page
  * @nr:		number of pages
  *
- * Called where a task reads file pages, faults on one, or maps cached
- * ones around a fault. If the task's address space is in a switch window
- * the access is logged, to count prepage hits and misses and to learn the
- * app's target table.
+ * Called where a task reads file pages or faults on one. If the task's
+ * address space is in a switch window the access is logged, to count
+ * prepage hits and misses and to learn the app's target table.
  */
 static __always_inline void prepage_file_access(struct address_space *mapping,
 						pgoff_t index, unsigned long nr)
 {
 	if (static_branch_unlikely(&prepage_key))
 		__prepage_file_access(mapping, index, nr);
+}
+
+/**
+ * prepage_file_mapped() - note that file pages were mapped around a fault
+ * @mapping:	the file's page cache
+ * @index:	first page
+ * @nr:		number of pages
+ *
+ * Called where a fault of the current task maps cached pages next to the
+ * one it faulted on (fault-around). The task may never touch them, or
+ * touch them without another fault: they are no access, but a prepaged
+ * one of them is not known to be unused either.
+ */
+static __always_inline void prepage_file_mapped(struct address_space *mapping,
+						pgoff_t index, unsigned long nr)
+{
+	if (static_branch_unlikely(&prepage_key))
+		__prepage_file_mapped(mapping, index, nr);
 }
 
 /**
@@ -209,6 +228,8 @@ static __always_inline void prepage_anon_swapin(struct mm_struct *mm,
 
 static inline void prepage_exit_mm(struct mm_struct *mm) {}
 static inline void prepage_file_access(struct address_space *mapping,
+				       pgoff_t index, unsigned long nr) {}
+static inline void prepage_file_mapped(struct address_space *mapping,
 				       pgoff_t index, unsigned long nr) {}
 static inline void prepage_file_added(struct address_space *mapping,
 				      struct folio *folio, gfp_t gfp) {}

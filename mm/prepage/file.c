@@ -637,14 +637,18 @@ out:
 /*
  * Account what the app did with one file in the window, and learn from
  * it: candidates it used join the target; target pages that were
- * prepaged and not used leave it. @f is NULL for a file not in the
- * tables, whose misses still count. Return: the pages prepaged for the
- * window that were reclaimed and that the app then read itself.
+ * prepaged and not used leave it. A prepaged page that a fault mapped
+ * around another (@mapped) and that the app did not access otherwise
+ * is no hit, but may have been used without a fault of its own: it
+ * stays in the target. @f is NULL for a file not in the tables, whose
+ * misses still count. Return: the pages prepaged for the window that
+ * were reclaimed and that the app then read itself.
  */
 static unsigned long prepage_file_account(struct prepage_mm *pm,
 					  struct prepage_file *f,
 					  const struct prepage_extents *accessed,
-					  const struct prepage_extents *added)
+					  const struct prepage_extents *added,
+					  const struct prepage_extents *mapped)
 {
 	unsigned int max = READ_ONCE(prepage_max_file_extents);
 	struct prepage_extents used = {}, missed = {}, before = {};
@@ -685,7 +689,8 @@ static unsigned long prepage_file_account(struct prepage_mm *pm,
 	 * What is left of @f->prepaged after this was not used, unless the
 	 * log was full: then it may have been, and the target keeps it.
 	 */
-	if (!prepage_extents_subtract(&f->prepaged, accessed)) {
+	if (!prepage_extents_subtract(&f->prepaged, accessed) &&
+	    !prepage_extents_subtract(&f->prepaged, mapped)) {
 		traced = !pm->log_dropped && trace_prepage_file_evict_enabled() &&
 			 !prepage_extents_copy(&before, &f->target);
 		for (i = 0; !pm->log_dropped && i < f->prepaged.nr &&
@@ -715,14 +720,15 @@ static const struct prepage_ops prepage_file_ops;
  *
  * Counts the window's file hits (pages the engine prepaged that the app
  * accessed) and misses (pages the app accessed that it had to read
- * itself), and updates the target tables.
+ * itself), and updates the target tables. Pages that fault-around
+ * mapped are not accesses.
  */
 static void prepage_file_window_close(struct prepage_mm *pm,
 				      struct prepage_log_entry *log,
 				      unsigned int nr,
 				      struct prepage_outcome *out)
 {
-	struct prepage_extents accessed = {}, added = {};
+	struct prepage_extents accessed = {}, added = {}, mapped = {};
 	struct prepage_file *f;
 	unsigned int i, j;
 
@@ -733,26 +739,36 @@ static void prepage_file_window_close(struct prepage_mm *pm,
 		const void *key = log[i].key;
 
 		for (j = i; j < nr && log[j].key == key; j++) {
-			struct prepage_extents *set = &accessed;
+			struct prepage_extents *set;
 
-			if (log[j].kind == PREPAGE_LOG_FILE_ADDED)
+			switch (log[j].kind) {
+			case PREPAGE_LOG_FILE_ACCESS:
+				set = &accessed;
+				break;
+			case PREPAGE_LOG_FILE_ADDED:
 				set = &added;
-			else if (log[j].kind != PREPAGE_LOG_FILE_ACCESS)
+				break;
+			case PREPAGE_LOG_FILE_MAPPED:
+				set = &mapped;
+				break;
+			default:
 				continue;
+			}
 			/* On -ENOMEM the window undercounts. */
 			prepage_extents_add(set, log[j].index, log[j].nr);
 		}
 		out->refetched += prepage_file_account(pm,
 						       prepage_file_find(pm, key),
-						       &accessed, &added);
+						       &accessed, &added, &mapped);
 		prepage_extents_destroy(&accessed);
 		prepage_extents_destroy(&added);
+		prepage_extents_destroy(&mapped);
 	}
 	/* Files the app did not touch at all in the window. */
 	list_for_each_entry(f, &prepage_file_mm(pm)->table.files, node)
 		if (f->prepaged.nr)
 			out->refetched += prepage_file_account(pm, f, &accessed,
-							       &added);
+							       &added, &mapped);
 	prepage_window_counts(pm, &prepage_file_ops, out);
 }
 
@@ -1365,6 +1381,21 @@ void __prepage_file_access(struct address_space *mapping, pgoff_t index,
 {
 	if (READ_ONCE(prepage_file_enabled))
 		prepage_log(PREPAGE_LOG_FILE_ACCESS, mapping, index, nr);
+}
+
+/**
+ * __prepage_file_mapped() - log file pages a fault mapped around another
+ * @mapping:	the file's page cache
+ * @index:	first page
+ * @nr:		number of pages
+ *
+ * See prepage_file_mapped().
+ */
+void __prepage_file_mapped(struct address_space *mapping, pgoff_t index,
+			   unsigned long nr)
+{
+	if (READ_ONCE(prepage_file_enabled))
+		prepage_log(PREPAGE_LOG_FILE_MAPPED, mapping, index, nr);
 }
 
 /**

@@ -123,9 +123,11 @@ enum prepage_stat_item {
  * enum prepage_log_kind - what a window log entry records
  * @PREPAGE_LOG_NONE:		no entry has it: the &prepage_ops.wait_kind
  *				of a backend the app never waits on
- * @PREPAGE_LOG_FILE_ACCESS:	the app read, faulted on or mapped file pages
+ * @PREPAGE_LOG_FILE_ACCESS:	the app read file pages or faulted on one
  * @PREPAGE_LOG_FILE_ADDED:	the app added file pages to the page cache,
  *				to read them
+ * @PREPAGE_LOG_FILE_MAPPED:	a fault of the app mapped cached file pages
+ *				around the one it faulted on
  * @PREPAGE_LOG_ANON_SWAPIN:	the app swapped anonymous pages in, reading
  *				them (a major fault); the index is the
  *				virtual page number
@@ -138,6 +140,7 @@ enum prepage_log_kind {
 	PREPAGE_LOG_NONE,
 	PREPAGE_LOG_FILE_ACCESS,
 	PREPAGE_LOG_FILE_ADDED,
+	PREPAGE_LOG_FILE_MAPPED,
 	PREPAGE_LOG_ANON_SWAPIN,
 	PREPAGE_LOG_ANON_CACHED,
 	NR_PREPAGE_LOG_KINDS,
