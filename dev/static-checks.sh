@@ -28,7 +28,13 @@ mkdir -p "$BUILD"
 : >"$res"
 pass() { echo "PASS $*" | tee -a "$res"; }
 fail() { echo "FAIL $*" | tee -a "$res"; }
-step() { log "$*"; }
+# step <what>: says what starts, and how long the step before it took.
+t_step=$(date +%s)
+step() {
+	local now=$(date +%s)
+	log "($((now - t_step))s) $*"
+	t_step=$now
+}
 
 [ -d "$chk/.git" ] || die "no work tree at $chk: run dev/base.sh"
 [ -z "$(git -C "$chk" status --porcelain --untracked-files=no)" ] ||
@@ -46,6 +52,7 @@ mapfile -t patches < <(grep -v '^\s*\(#\|$\)' "$ROOT/series")
 [ "${#commits[@]}" = "${#patches[@]}" ] || die "series/commit count mismatch"
 
 # --- checkpatch -----------------------------------------------------------
+step "checkpatch --strict on ${#patches[@]} patches"
 # Debian's python3 (python3-ply, python3-git) for scripts/spdxcheck.py.
 for p in "${patches[@]}"; do
 	PATH=/usr/bin:$PATH "$chk/scripts/checkpatch.pl" --strict --show-types \
@@ -69,6 +76,7 @@ for f in "${touched[@]}"; do
 done
 
 # --- kernel-doc -------------------------------------------------------------
+step "kernel-doc on the sources the series adds or touches"
 kdoc() { (cd "$chk" && scripts/kernel-doc -none -Wall "$1" 2>&1 | sed -E 's/:[0-9]+:/:/' | sort); }
 for f in "${touched[@]}"; do
 	case "$f" in tools/*|scripts/*|Documentation/*) continue ;; *.c|*.h) ;; *) continue ;; esac
@@ -90,6 +98,7 @@ git -C "$chk" checkout -q "$head_ref"
 # or the sources whose kernel-doc they render (built alone, the other
 # documents of these directories warn of labels defined elsewhere).
 docdirs="mm admin-guide/mm trace"
+step "htmldocs ($docdirs)"
 if make -s -C "$chk" O="$BUILD/docs" SPHINXDIRS="$docdirs" htmldocs \
 	>"$BUILD/docs.log" 2>&1; then
 	warn=$(grep -E 'Documentation/(mm|admin-guide/mm|trace)/prepage|events-prepage|mm/prepage/|include/linux/prepage|trace/events/prepage' "$BUILD/docs.log" || true)
@@ -168,13 +177,20 @@ step "base: sparse and coccicheck on ${ksrcs[*]}"
 sparse_base=$(analyse sparse "$base") || die "sparse failed on the base"
 cocci_base=$(analyse cocci "$base") || die "coccicheck failed on the base"
 
-i=0
+i=0 built=1
 for c in "${commits[@]}"; do
 	p=${patches[$i]}; i=$((i + 1))
 	git -C "$chk" checkout -q "$c"
 	step "patch $i/${#commits[@]}: build ($p)"
-	if stepconfig &&
+	# A patch that changes only what no kernel build reads (the
+	# selftests, tools/mm, Documentation, MAINTAINERS) leaves the tree
+	# the previous step built as it was.
+	if [ "$built" = 1 ] && ! git -C "$chk" diff --name-only "$c~1" "$c" |
+		grep -qvE '^(tools/testing/selftests/|tools/mm/|Documentation/|MAINTAINERS$)'; then
+		pass "build $p (no file a kernel build reads: as patch $((i - 1)))"
+	elif built=0 && stepconfig &&
 	   kmake "$chk" "$chkobj" -s bzImage >"$BUILD/check-build.log" 2>&1; then
+		built=1
 		# W=1 on the kernel objects this patch touches.
 		objs=$(git -C "$chk" diff --name-only "$c~1" "$c" | grep -E '^(mm|fs|kernel|include/linux)/.*\.c$' | sed 's/\.c$/.o/' || true)
 		warn=""
@@ -207,6 +223,7 @@ for tool in sparse cocci; do
 done
 
 # --- quilt on an extracted tree ---------------------------------------------
+step "quilt push -a on an extracted base tree"
 q=$(mktemp -d "$BUILD/quilt.XXXXXX")
 git -C "$chk" archive "$base" | tar -x -C "$q"
 if (cd "$q" && QUILT_PATCHES="$ROOT/patches" QUILT_SERIES="$ROOT/series" \
