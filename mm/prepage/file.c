@@ -1065,8 +1065,9 @@ static bool prepage_file_prune(struct prepage_file *f)
  * pass reads all of each range, a chunk a step; the metadata pass reads
  * one target page per @stride of the file, each the first at least
  * @stride past the last one it read: a target of many small ranges
- * costs a few single-page reads, not one per range. Nothing past @eof
- * is visited.
+ * costs a few single-page reads, not one per range. Nothing past @eof,
+ * or past the file's end if it was truncated since, is visited; every
+ * step checks whether to stop.
  * Return: 1 when the pass is done; 0 to stop; -EAGAIN when the slice is
  * used up, @f->next then being where to resume.
  */
@@ -1086,6 +1087,18 @@ static int prepage_file_pass(struct prepage_file *f, bool data, pgoff_t gap,
 		if (end <= f->next)
 			continue;
 		for (i = max(io.start, f->next); i < end; i += step) {
+			/*
+			 * A file truncated since the work began ends the
+			 * pass at its new end, rather than stepping, with
+			 * nothing to read, over what it was.
+			 */
+			eof = min_t(pgoff_t, eof,
+				    DIV_ROUND_UP(i_size_read(file_inode(f->file)),
+						 PAGE_SIZE));
+			if (i >= eof)
+				break;
+			if (READ_ONCE(prepage_file_mm(f->pm)->stop))
+				return 0;
 			if (!*left) {
 				f->next = i;
 				return -EAGAIN;

@@ -1123,6 +1123,68 @@ TEST_F(prepage, permissions)
 	EXPECT_EQ(0, read_key("/proc/self/prepage_stat", "switches"));
 }
 
+/* The child of TEST(table_after_exec): shares its parent's mm until exec. */
+static int exec_when_told(void *arg)
+{
+	int *go = arg;
+	char c;
+
+	if (read(go[0], &c, 1) != 1)
+		_exit(1);
+	execl("/bin/sleep", "sleep", "10", NULL);
+	_exit(2);
+}
+
+/*
+ * The table file of a process opened while it shared its parent's
+ * address space (CLONE_VM, as vfork() does), written after it exec'd:
+ * the process now has an address space of its own, and maybe other
+ * credentials (a set-user-ID program), which must not open the files of
+ * a table for the address space it left. The write fails with ESRCH and
+ * the parent's tables are not changed.
+ */
+TEST_F(file, table_after_exec)
+{
+	char path[64], comm[32] = "", before[PATH_MAX + 256];
+	char after[PATH_MAX + 256];
+	size_t stack_size = 256 * 1024;
+	int go[2], fd, i, status;
+	char *stack;
+	pid_t pid;
+
+	ASSERT_LE(0, dump(before, sizeof(before)));
+	stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	ASSERT_NE(MAP_FAILED, stack);
+	ASSERT_EQ(0, pipe(go));
+	pid = clone(exec_when_told, stack + stack_size, CLONE_VM | SIGCHLD, go);
+	ASSERT_LE(0, pid);
+	snprintf(path, sizeof(path), "/proc/%d/prepage_table", pid);
+	fd = open(path, O_WRONLY);
+	EXPECT_LE(0, fd);
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	for (i = 0; i < 200 && strncmp(comm, "sleep", 5); i++) {
+		usleep(10000);
+		read_file(path, comm, sizeof(comm));
+	}
+	EXPECT_EQ(0, strncmp(comm, "sleep", 5));
+	table_line(self->line, sizeof(self->line), "%s 0:%ld\n", self->path,
+		   psz);
+	if (fd >= 0) {
+		EXPECT_EQ(-1, write(fd, self->line, strlen(self->line)));
+		EXPECT_EQ(ESRCH, errno);
+		close(fd);
+	}
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	close(go[0]);
+	close(go[1]);
+	munmap(stack, stack_size);
+	ASSERT_LE(0, dump(after, sizeof(after)));
+	EXPECT_STREQ(before, after);
+}
+
 /*
  * A range far past the end of the file is clamped to it, at load and
  * when it is prepaged: the window ends at once. It used to make the
