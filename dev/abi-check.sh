@@ -11,7 +11,11 @@
 #
 # Both kernels are built from one worktree (build/abi/linux) in one build
 # directory, the base first and then the series over it, so that the
-# second build recompiles only what the series touches. Their
+# second build recompiles only what the series touches. The base's ABI
+# depends on nothing the series changes: it is kept in
+# ~/.cache/prepage/abi, keyed by the base's tree, the configuration
+# fragment, the compiler and abidw, and the base is built only when the
+# key is new. Their
 # configuration is tinyconfig with dev/kconfig/abi.config: modules, DWARF
 # and the memory management options of Android's generic kernel
 # (gki_defconfig), without idle page tracking, which it does not have,
@@ -53,14 +57,25 @@ build() {
 printf 'CONFIG_PREPAGE=y\n' >"$dir/prepage.config"
 
 t0=$(date +%s)
-log "KMI check: base kernel ($BASE_TAG)"
-build "$BASE_TAG" "$ROOT/dev/kconfig/abi.config"
-grep -q '^CONFIG_PREPAGE' "$obj/.config" && die "KMI check: the base has CONFIG_PREPAGE"
-abidw --vmlinux "$obj/vmlinux" --linux-tree "$obj" --out-file "$dir/base.abi"
-# The page flags and the fields packed above them in page->flags are no
-# type of an exported symbol, but every module compiles them in: their
-# numbers, which kbuild generates into bounds.h, must not move either.
-cp "$obj/include/generated/bounds.h" "$dir/base-bounds.h"
+key=$( { git -C "$KSRC" rev-parse "$BASE_TAG^{tree}"; cat "$ROOT/dev/kconfig/abi.config"
+	 "${CC:-gcc}" --version | head -1; abidw --version; } | sha256sum | cut -c1-24)
+kept=$CACHE/abi/$key
+if [ -s "$kept/base.abi" ] && [ -s "$kept/base-bounds.h" ]; then
+	log "KMI check: base kernel ($BASE_TAG): its ABI as kept in $kept"
+	cp "$kept/base.abi" "$kept/base-bounds.h" "$dir/"
+else
+	log "KMI check: base kernel ($BASE_TAG)"
+	build "$BASE_TAG" "$ROOT/dev/kconfig/abi.config"
+	grep -q '^CONFIG_PREPAGE' "$obj/.config" && die "KMI check: the base has CONFIG_PREPAGE"
+	abidw --vmlinux "$obj/vmlinux" --linux-tree "$obj" --out-file "$dir/base.abi"
+	# The page flags and the fields packed above them in page->flags
+	# are no type of an exported symbol, but every module compiles them
+	# in: their numbers, which kbuild generates into bounds.h, must not
+	# move either.
+	cp "$obj/include/generated/bounds.h" "$dir/base-bounds.h"
+	mkdir -p "$kept"
+	cp "$dir/base.abi" "$dir/base-bounds.h" "$kept/"
+fi
 log "KMI check: with the series, CONFIG_PREPAGE=y"
 build "$series" "$ROOT/dev/kconfig/abi.config" "$dir/prepage.config"
 abidw --vmlinux "$obj/vmlinux" --linux-tree "$obj" --out-file "$dir/prepage.abi"
