@@ -86,7 +86,8 @@ enum anon_fault {
 	ANON_FAULT_NONE,	/* neither read nor mapped by it */
 	ANON_FAULT_MAPPED,	/* mapped, from the swap cache */
 	ANON_FAULT_READ,	/* read in and mapped */
-	ANON_FAULT_READ_ONLY,	/* read in; mapped by someone else, if at all */
+	ANON_FAULT_READ_ONLY,	/* read in; mapped by someone else */
+	ANON_FAULT_READ_LEFT,	/* read in; left in the swap cache, unmapped */
 };
 
 /* Bounds of the anonymous prepager threads and entry timeouts. */
@@ -1100,7 +1101,8 @@ static bool anon_swap_entry(struct vm_area_struct *vma, unsigned long addr,
  * set if this call read it; the page table entry then still names it
  * (the fault that maps it finds it there: it allocates nothing). NULL
  * if the page is not swapped out, was there no memory for it, or is
- * being swapped in.
+ * being swapped in; or if the entry changed while this call read it
+ * (the app mapped the page, say), @new then still set.
  */
 static struct folio *anon_swap_cache_read(struct vm_area_struct *vma,
 					  unsigned long addr, bool *new)
@@ -1127,7 +1129,6 @@ static struct folio *anon_swap_cache_read(struct vm_area_struct *vma,
 	 */
 	if (!anon_swap_entry(vma, addr, &now) || now.val != entry.val) {
 		folio_put(folio);
-		*new = false;
 		return NULL;
 	}
 	return folio;
@@ -1210,8 +1211,10 @@ static void anon_fault_unlock(struct vm_area_struct *vma)
  * app's fault, readahead): mapping it is not prepaging it.
  * Return: %ANON_FAULT_READ if this call read the page in and it is mapped
  * now, %ANON_FAULT_MAPPED if it is mapped now but was read by someone
- * else, %ANON_FAULT_READ_ONLY if this call read it but did not map it
- * (the app did first, say), %ANON_FAULT_NONE if it did neither.
+ * else, %ANON_FAULT_READ_ONLY if this call read it and someone else (the
+ * app) mapped it first, %ANON_FAULT_READ_LEFT if this call read it and
+ * it was left in the swap cache (the fault failed, or retried twice),
+ * %ANON_FAULT_NONE if it did neither.
  */
 static enum anon_fault anon_fault_in(struct mm_struct *mm, unsigned long addr)
 {
@@ -1231,12 +1234,16 @@ again:
 		goto none;
 	}
 	folio = anon_swap_cache_read(vma, addr, &new);
-	if (!folio) {
-		anon_fault_unlock(vma);
-		goto none;
-	}
 	/* Read by the first try, mapped by the second. */
 	read |= new;
+	if (!folio) {
+		anon_fault_unlock(vma);
+		/*
+		 * Not swapped out (any more): read by this call, or by the
+		 * first try, and mapped by the app's fault since.
+		 */
+		return read ? ANON_FAULT_READ_ONLY : ANON_FAULT_NONE;
+	}
 	/* No FAULT_FLAG_WRITE: a COW page stays shared, a read-only one so. */
 	ret = handle_mm_fault(vma, addr, flags, NULL);
 	/*
@@ -1260,11 +1267,8 @@ again:
 		goto none;
 	return read ? ANON_FAULT_READ : ANON_FAULT_MAPPED;
 none:
-	/*
-	 * Read by the first try, then mapped by the app (the second found
-	 * it mapped), or not at all: the read was the prepager's still.
-	 */
-	return read ? ANON_FAULT_READ_ONLY : ANON_FAULT_NONE;
+	/* A read of this call's, if any, is in the swap cache, unmapped. */
+	return read ? ANON_FAULT_READ_LEFT : ANON_FAULT_NONE;
 }
 
 /*
@@ -1284,8 +1288,11 @@ static void anon_fault_run(struct prepage_mm *pm,
 			__set_bit(vpn - w->base, w->faulted);
 			fallthrough;
 		case ANON_FAULT_READ_ONLY:
-			/* Its accessed bit, if mapped, is the app's. */
+			/* Its accessed bit is the app's. */
 			__set_bit(vpn - w->base, w->read);
+			fallthrough;
+		case ANON_FAULT_READ_LEFT:
+			/* Spent on it: a read, prepaged or not. */
 			read++;
 			break;
 		case ANON_FAULT_MAPPED:
@@ -1547,10 +1554,11 @@ static void anon_worker_fn(struct kthread_work *work)
 			break;
 		cond_resched();
 		/*
-		 * One work does all of a window: let a suspend freeze the
-		 * thread between batches rather than wait for the window's
-		 * end. No lock is held here; the app's mm stays pinned, and
-		 * its window may end meanwhile (the next batch sees that).
+		 * A work takes batches until the window's plan is done: let
+		 * a suspend freeze the thread between them rather than wait
+		 * for that. No lock is held here; the app's mm stays pinned
+		 * (mmget()) until the thread thaws, and its window may end
+		 * meanwhile (the next batch sees that).
 		 */
 		try_to_freeze();
 	}

@@ -1904,6 +1904,7 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 			    unsigned long nr)
 {
 	struct prepage_log_entry *e;
+	unsigned int i;
 
 	spin_lock(&pm->log_lock);
 	if (!pm->logging)
@@ -1916,8 +1917,14 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 			prepage_lead_queue(pm);
 		}
 	}
-	if (pm->log_nr) {
-		e = &pm->log[pm->log_nr - 1];
+	/*
+	 * A run extends the last entry of its kind, or the one before it
+	 * past an entry of another kind: a fault notes the pages mapped
+	 * around it and the page faulted on, and a read the pages it reads
+	 * and the pages it added, so that runs alternate.
+	 */
+	for (i = 1; i <= min(pm->log_nr, 2U); i++) {
+		e = &pm->log[pm->log_nr - i];
 		if (e->key == key && e->kind == kind && index >= e->index &&
 		    index <= e->index + e->nr) {
 			unsigned long end = max(e->index + e->nr, index + nr);
@@ -1927,6 +1934,8 @@ static void prepage_log_add(struct prepage_mm *pm, enum prepage_log_kind kind,
 				goto out;
 			}
 		}
+		if (e->key != key || e->kind == kind)
+			break;
 	}
 	if (pm->log_nr == PREPAGE_LOG_ENTRIES || nr > UINT_MAX) {
 		prepage_stat_add(pm, PREPAGE_STAT_LOG_DROPPED, 1);

@@ -67,7 +67,8 @@ enum prepage_state {
  *			memory for the engine's own bookkeeping (to plan
  *			the window or to record what it prepaged)
  * log_dropped:		accesses not logged because the log was full
- * anon_prepaged:	anonymous pages the engine swapped in and mapped
+ * anon_prepaged:	anonymous pages the engine read in from swap (and
+ *			mapped, unless the app did first)
  * anon_hit:		of those, pages the app accessed in the window
  * anon_miss:		pages the app swapped in itself in a window,
  *			reading them (not from the swap cache)

@@ -2,8 +2,9 @@
 /*
  * Tests for file prepaging: /proc/<pid>/prepage, prepage_table and
  * prepage_stat. Every count is exact: the test files are read with
- * readahead disabled (POSIX_FADV_RANDOM, MADV_RANDOM), evicted with
- * POSIX_FADV_DONTNEED, and their residency checked with mincore().
+ * readahead disabled (POSIX_FADV_RANDOM, MADV_RANDOM), mapped a page at
+ * a time (no fault-around), evicted with POSIX_FADV_DONTNEED, and their
+ * residency checked with mincore().
  *
  * Each test runs in its own process, so its prepage state starts empty.
  * The files must be on a file system whose page cache can be evicted
@@ -196,7 +197,10 @@ static bool touch_mmap(int fd, int first, int nr)
 			   (first + i) * psz);
 		if (map == MAP_FAILED)
 			return false;
-		ok = *(volatile char *)map == (char)pattern(first + i);
+		/* No read-around of the pages next to it, if not cached. */
+		madvise(map, psz, MADV_RANDOM);
+		ok = __atomic_load_n(map, __ATOMIC_RELAXED) ==
+		     (char)pattern(first + i);
 		munmap(map, psz);
 	}
 	return ok;
@@ -362,7 +366,7 @@ TEST_F(file, miss)
  * cached pages after it as far as fault-around goes (0 to M-1), but the
  * app faulted on page 0 only: one hit. The mapped pages may have been
  * used without a fault, so they stay in the target, and are not demoted
- * while mapped; the target loses M-31. Pages 48-63 are not cached: a
+ * while mapped; the target loses 32-M. Pages 48-63 are not cached: a
  * touch of 48 reads the pages around it, and the fault, retried once
  * they are read, maps those after it too: one miss, whatever it mapped.
  */
@@ -381,9 +385,9 @@ TEST_F(file, fault_around)
 	ASSERT_NE(MAP_FAILED, map);
 	far = mmap(NULL, 16 * psz, PROT_READ, MAP_SHARED, self->fd, 48 * psz);
 	ASSERT_NE(MAP_FAILED, far);
-	ASSERT_EQ((char)pattern(0), *(volatile char *)map);
+	ASSERT_EQ((char)pattern(0), __atomic_load_n(map, __ATOMIC_RELAXED));
 	m = pagemap_count(map, 32, PM_PRESENT);
-	ASSERT_EQ((char)pattern(48), *(volatile char *)far);
+	ASSERT_EQ((char)pattern(48), __atomic_load_n(far, __ATOMIC_RELAXED));
 	n = pagemap_count(far, 16, PM_PRESENT);
 	ASSERT_EQ(0, ctl("end"));
 	munmap(map, 32 * psz);

@@ -179,28 +179,30 @@ static inline int pagemap_count(const void *addr, int nr, uint64_t bit)
  * Page [first, first + nr) of @buf out: true once /proc/self/pagemap has
  * every page swapped out and, if @uncached, none of them is left in the
  * swap cache, so that the next access to each of them reads it. A folio
- * still in the LRU batch of another CPU (left there by a prepager, or by
- * the caller before it moved) is not on the LRU yet and cannot be paged
- * out; MADV_PAGEOUT drains the batch of the CPU it runs on, so the tries
- * go round the CPUs this thread may run on (a caller pinned to one CPU
- * drains only that one's), each of them at least once. A folio that
- * another reference kept in the swap cache after its page was unmapped
- * is mapped again, by a read, and paged out once more.
+ * still in an LRU batch of another CPU (left there by a prepager, by the
+ * settle's hand-over of accessed bits, or by the caller before it moved)
+ * is not on the LRU yet, or has a reference that keeps it in the swap
+ * cache; MADV_PAGEOUT drains the batches of the CPU it runs on, so the
+ * tries go round the online CPUs, each of them at least once, whatever
+ * CPUs the caller is pinned to (its affinity is put back). A folio kept
+ * in the swap cache after its page was unmapped is mapped again, by a
+ * read, and paged out once more.
  */
 static inline bool __pageout(char *buf, int first, int nr, bool uncached)
 {
 	char *start = buf + (long)first * getpagesize();
-	int i, tries, cpu = -1, nr_cpus;
+	long nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned char *vec = malloc(nr);
-	bool done = false;
-	cpu_set_t all, one;
+	int i, tries, cpu = -1;
+	bool can_move, done = false;
+	cpu_set_t was, one;
 
-	nr_cpus = sched_getaffinity(0, sizeof(all), &all) ? 0 : CPU_COUNT(&all);
-	for (tries = 0; vec && tries < 10 + nr_cpus && !done; tries++) {
-		if (nr_cpus) {
-			do
-				cpu = (cpu + 1) % CPU_SETSIZE;
-			while (!CPU_ISSET(cpu, &all));
+	can_move = !sched_getaffinity(0, sizeof(was), &was);
+	if (nr_cpus < 1 || nr_cpus > CPU_SETSIZE)
+		nr_cpus = 1;
+	for (tries = 0; vec && tries < 10 + 2 * nr_cpus && !done; tries++) {
+		if (can_move) {
+			cpu = (cpu + 1) % nr_cpus;
 			CPU_ZERO(&one);
 			CPU_SET(cpu, &one);
 			sched_setaffinity(0, sizeof(one), &one);
@@ -219,11 +221,12 @@ static inline bool __pageout(char *buf, int first, int nr, bool uncached)
 			if (!(vec[i] & 1))
 				continue;
 			done = false;
-			(void)*(volatile char *)(start + (long)i * getpagesize());
+			(void)__atomic_load_n(start + (long)i * getpagesize(),
+					      __ATOMIC_RELAXED);
 		}
 	}
-	if (nr_cpus)
-		sched_setaffinity(0, sizeof(all), &all);
+	if (can_move)
+		sched_setaffinity(0, sizeof(was), &was);
 	free(vec);
 	return done;
 }
