@@ -1067,25 +1067,33 @@ static bool anon_cut_short(struct prepage_mm *pm)
 /*
  * The swap entry in the page table entry of @addr in @vma, whose lock (or
  * the mmap lock) the caller holds, which keeps the upper levels of its
- * page tables; false if the entry does not hold one. The page table is
- * mapped with pte_offset_map(), which keeps it from being freed, and the
- * entry read without the page table lock, as GUP-fast reads it: the
- * caller checks it again once the page is in the swap cache.
+ * page tables; false if the entry does not hold one. The page table
+ * itself is read as __pte_offset_map() reads it, under RCU (a page table
+ * is freed after a grace period) from a snapshot of its PMD; prepage is
+ * 64-bit only, so page tables are never in highmem. (Not through
+ * pte_offset_map() and pte_unmap(): the RCU read section they open and
+ * close is taken out of line, where sparse cannot see it, and the
+ * unmap then reads as an unlock without a lock.) The entry is read
+ * without the page table lock, as GUP-fast reads it: the caller checks
+ * it again once the page is in the swap cache.
  */
 static bool anon_swap_entry(struct vm_area_struct *vma, unsigned long addr,
 			    swp_entry_t *entry)
 {
-	pmd_t *pmd = mm_find_pmd(vma->vm_mm, addr);
-	pte_t *ptep, pte;
+	pmd_t *pmd = mm_find_pmd(vma->vm_mm, addr), pmdval;
+	pte_t pte;
 
 	if (!pmd)
 		return false;
-	/* No page table below a huge or bad PMD: NULL. */
-	ptep = pte_offset_map(pmd, addr);
-	if (!ptep)
+	rcu_read_lock();
+	pmdval = pmdp_get_lockless(pmd);
+	if (!pmd_present(pmdval) || pmd_trans_huge(pmdval) ||
+	    pmd_devmap(pmdval) || pmd_bad(pmdval)) {
+		rcu_read_unlock();
 		return false;
-	pte = ptep_get_lockless(ptep);
-	pte_unmap(ptep);
+	}
+	pte = ptep_get_lockless(pte_offset_kernel(&pmdval, addr));
+	rcu_read_unlock();
 	if (!is_swap_pte(pte))
 		return false;
 	*entry = pte_to_swp_entry(pte);
