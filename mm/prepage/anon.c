@@ -978,6 +978,41 @@ static void prepage_anon_window_close(struct prepage_mm *pm,
 	prepage_window_counts(pm, &prepage_anon_ops, out);
 }
 
+static void anon_out_one(struct prepage_anon_table *t, unsigned long vpn,
+			 void *entry, bool present, bool young, bool swapped,
+			 void *arg)
+{
+	*(bool *)arg |= young;
+}
+
+/**
+ * prepage_anon_switch_out() - forget what the app used between windows
+ * @pm:	the prepage state; its lock is held, no window is open, no
+ *	prepager runs, and the caller holds a user of its address space
+ *	and its mmap lock (for reading)
+ *
+ * Clears the accessed bits of the table pages again, as the end of the
+ * last window did, handing them to the folios: what the app accessed
+ * since, up to its leaving the foreground, is reclaim's to see, not a use
+ * in its next window.
+ */
+static void prepage_anon_switch_out(struct prepage_mm *pm)
+{
+	struct prepage_anon_table *t = anon_mm(pm)->table;
+	struct prepage_anon_walk w;
+	bool cleared = false;
+
+	lockdep_assert_held(&pm->lock);
+
+	if (!t || anon_walk_alloc(&w))
+		return;
+	anon_table_walk(pm->slot.mm, t, &w, anon_out_one, &cleared);
+	anon_walk_free(&w);
+	/* Its TLB entries must not hide the app's next accesses. */
+	if (cleared)
+		flush_tlb_mm(pm->slot.mm);
+}
+
 /* ---- the anonymous prepager ---------------------------------------------- */
 
 /*
@@ -1216,7 +1251,8 @@ static void anon_fault_unlock(struct vm_area_struct *vma)
  * page is read into the swap cache first (anon_swap_cache_read()), so
  * that the fault only maps it: it allocates nothing that could reclaim
  * or kill. A page found in the swap cache was read by someone else (the
- * app's fault, readahead): mapping it is not prepaging it.
+ * app's fault, readahead): mapping it is not prepaging it; a KSM page
+ * found there is left to the app.
  * Return: %ANON_FAULT_READ if this call read the page in and it is mapped
  * now, %ANON_FAULT_MAPPED if it is mapped now but was read by someone
  * else, %ANON_FAULT_READ_ONLY if this call read it and someone else (the
@@ -1251,6 +1287,17 @@ again:
 		 * first try, and mapped by the app's fault since.
 		 */
 		return read ? ANON_FAULT_READ_ONLY : ANON_FAULT_NONE;
+	}
+	/*
+	 * A KSM folio found in the swap cache may have to be copied for
+	 * this VMA (ksm_might_need_to_copy()): an allocation that could
+	 * reclaim, at idle priority, under the app's VMA lock. The app's
+	 * own fault maps it.
+	 */
+	if (!new && folio_test_ksm(folio)) {
+		folio_put(folio);
+		anon_fault_unlock(vma);
+		goto none;
 	}
 	/* No FAULT_FLAG_WRITE: a COW page stays shared, a read-only one so. */
 	ret = handle_mm_fault(vma, addr, flags, NULL);
@@ -1899,6 +1946,7 @@ static const struct prepage_ops prepage_anon_ops = {
 	.walks_mm	= true,
 	.window_close	= prepage_anon_window_close,
 	.window_discard	= prepage_anon_window_discard,
+	.switch_out	= prepage_anon_switch_out,
 	.table_owns	= prepage_anon_table_owns,
 	.table_new	= prepage_anon_table_new,
 	.table_parse	= prepage_anon_table_parse,

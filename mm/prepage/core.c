@@ -448,7 +448,7 @@ void prepage_prepagers_done(struct prepage_mm *pm, enum prepage_side side)
 	deferred = pm->deferred;
 	/* Set under the state's lock before its holder looks at @running. */
 	pending = READ_ONCE(pm->settling) || READ_ONCE(pm->start_mask) ||
-		  READ_ONCE(pm->shut);
+		  READ_ONCE(pm->shut) || READ_ONCE(pm->switched_out);
 	spin_unlock(&pm->log_lock);
 	/* The work checks again whether they are done, under the lock. */
 	if (deferred)
@@ -1270,6 +1270,50 @@ out:
 	prepage_mm_put(pm);
 }
 
+/*
+ * Forget what @pm's app used since its last window, if it left the
+ * foreground since (&prepage_mm.switched_out) and that window is
+ * settled: the backends that walk its page tables clear what they read
+ * at the end of the next window, under its mmap lock, which is only
+ * tried. If it is contended, with @retry the work is left to be tried
+ * again; else it is not done, and the next window counts what the app
+ * used before it, as if the app never said it left. Context: @pm->lock
+ * held, no window open. Return: false if it is left to be tried again.
+ */
+static bool prepage_forget_background(struct prepage_mm *pm, bool retry)
+{
+	struct mm_struct *mm = pm->slot.mm;
+	const struct prepage_ops *ops;
+	struct prepage_charge charge;
+	bool locked = false;
+	unsigned int i;
+
+	lockdep_assert_held(&pm->lock);
+
+	if (!pm->switched_out || pm->settling || pm->shut)
+		return true;
+	if (mmget_not_zero(mm)) {
+		locked = mmap_read_trylock(mm);
+		if (!locked && retry) {
+			mmput_async(mm);
+			return false;
+		}
+		if (locked) {
+			/* The walks' bookkeeping is the app's. */
+			prepage_charge_begin(mm, &charge);
+			for_each_prepage_ops(ops, i)
+				if (pm->side[i] && ops->switch_out)
+					ops->switch_out(pm);
+			prepage_charge_end(&charge);
+			mmap_read_unlock(mm);
+		}
+		mmput_async(mm);
+	}
+	WRITE_ONCE(pm->switched_out, false);
+	pm->settle_tries = 0;
+	return true;
+}
+
 /**
  * prepage_window_open() - an app switch to @pm's address space begins
  * @pm:	the prepage state
@@ -1320,6 +1364,14 @@ int prepage_window_open(struct prepage_mm *pm)
 	 * is contended) now.
 	 */
 	prepage_window_settle(pm, PREPAGE_SETTLE_NOW);
+	/*
+	 * Likewise what the app used since it left the foreground, if its
+	 * settle work did not forget it yet; it counts in this window if
+	 * the app's mmap lock is contended.
+	 */
+	if (!pm->settling)
+		prepage_forget_background(pm, false);
+	WRITE_ONCE(pm->switched_out, false);
 	if (!pm->log) {
 		struct prepage_log_entry *log;
 
@@ -1638,6 +1690,10 @@ static unsigned int prepage_after_stop(struct prepage_mm *pm)
 		prepage_mm_release(pm);
 		return done;
 	}
+	if (pm->switched_out && pm->state != PREPAGE_SWITCHING &&
+	    !prepage_forget_background(pm, ++pm->settle_tries <
+					   PREPAGE_SETTLE_TRIES))
+		return done | PREPAGE_SETTLE_AGAIN;
 	starting = pm->start_mask;
 	if (!starting)
 		return done;
@@ -1727,6 +1783,44 @@ int prepage_window_close(struct prepage_mm *pm)
 	}
 	mutex_unlock(&pm->lock);
 	return 0;
+}
+
+/**
+ * prepage_switch_out() - the app of @pm left the foreground
+ * @pm:	the prepage state
+ *
+ * Written once the app's own work on leaving the foreground is done (a
+ * garbage collection that touches its whole heap, say): the accessed
+ * bits of its table pages are cleared again, so that its next window
+ * counts what that switch uses, not what the app did between the two.
+ * Without it, a window counts every access since the last one was
+ * settled. The clearing is left to the state's settle work, after the
+ * last window is settled, and it never waits for the app's mmap lock: a
+ * lock still contended after %PREPAGE_SETTLE_TRIES tries, or when the
+ * next window opens, leaves the accesses to count in that window. The
+ * caller holds a user of the address space.
+ *
+ * Return: 0; -EBUSY if a window is open; -EINTR if interrupted by a
+ * fatal signal.
+ */
+int prepage_switch_out(struct prepage_mm *pm)
+{
+	int err = 0;
+
+	if (mutex_lock_killable(&pm->lock))
+		return -EINTR;
+	if (pm->state == PREPAGE_SWITCHING) {
+		err = -EBUSY;
+	} else if (!pm->switched_out) {
+		WRITE_ONCE(pm->switched_out, true);
+		if (!pm->settling)
+			pm->settle_tries = 0;
+		/* Now, or once the window that ended is settled. */
+		if (!prepage_running(pm))
+			prepage_settle_queue(pm);
+	}
+	mutex_unlock(&pm->lock);
+	return err;
 }
 
 /*

@@ -401,7 +401,15 @@ static int prepage_file_parse_line(char *line, const struct cred *cred,
 	if (IS_ERR(f->file)) {
 		err = PTR_ERR(f->file);
 		f->file = NULL;
-		goto fail;
+		/*
+		 * Gone (an app update renamed its directory): stale, as a
+		 * file changed since; the other lines still load.
+		 */
+		if (err != -ENOENT && err != -ENOTDIR)
+			goto fail;
+		table->nr_stale++;
+		prepage_file_free(f);
+		return 0;
 	}
 	inode = file_inode(f->file);
 	err = -EINVAL;
@@ -459,15 +467,16 @@ static void *prepage_file_table_new(void)
  * The file is opened with @cred, without following a symbolic link it
  * is named by, and only if it is a regular file on a file system whose
  * pages can be prepaged. Ranges are clamped to the file's size. A line
- * whose file changed since it was made, or with no page left within the
- * file, is dropped and counted in &prepage_file_table.nr_stale.
+ * whose file changed since it was made or is gone (no such file or
+ * directory), or with no page left within the file, is dropped and
+ * counted in &prepage_file_table.nr_stale.
  *
  * Return: 0; -EINVAL for a malformed line, a relative path, an unaligned
  * or overflowing range, a target outside the candidates, a file that
  * cannot be prepaged or two lines for one file; -ELOOP for a path
  * naming a symbolic link; -ENOSPC for more than file/max_extents
- * candidate ranges in all; the error of opening a file (such as -ENOENT
- * or -EACCES); -ENOMEM.
+ * candidate ranges in all; the error of opening a file that is there
+ * (such as -EACCES); -ENOMEM.
  */
 static int prepage_file_table_parse(void *table, char *line,
 				    const struct cred *cred)

@@ -56,7 +56,8 @@ enum prepage_state {
  * file_late:		of the misses, target pages the engine had not
  *			prepaged: the app reached them first (or the
  *			budget ran out)
- * file_stale:		table lines dropped because the file changed
+ * file_stale:		table lines dropped because the file changed, or is
+ *			gone
  * budget_stops:	windows whose prepaging stopped because it had
  *			brought in max_switch_kbytes
  * closed_stops:	windows that closed (end, reset, exit, prepage
@@ -256,9 +257,9 @@ struct prepage_backoff {
  * @rcu:		frees the structure after lockless lookups are done
  * @lock:		protects @state, @dead, @window_start,
  *			@last_window_ns, @settling, @settle_nr, @settle_log,
- *			@settle_discard, @settle_tries, @start_mask, @shut,
- *			@shut_reason (but as its shutdown found it held)
- *			and @side
+ *			@settle_discard, @settle_tries, @switched_out,
+ *			@start_mask, @shut, @shut_reason (but as its
+ *			shutdown found it held) and @side
  * @state:		&enum prepage_state
  * @dead:		the address space went away or prepage was disabled:
  *			no new switch, no new table. Set when the state is
@@ -289,7 +290,12 @@ struct prepage_backoff {
  *			shutdown of a state whose lock its shutdown found
  *			held (@shut_pending)
  * @settle_tries:	times the settle work found the app's mmap lock
- *			contended, settling the window that ended
+ *			contended, settling the window that ended or
+ *			forgetting what the app used since (@switched_out)
+ * @switched_out:	the app left the foreground ("background"): what it
+ *			used since its last window is to be forgotten
+ *			(&prepage_ops.switch_out) by @settle_work once that
+ *			window is settled, or by the next window's start
  * @running:		the sides, by bit, whose prepagers are queued or
  *			running, stopped or not: set by the core as it
  *			starts them, cleared by the last of them
@@ -395,6 +401,7 @@ struct prepage_mm {
 	struct prepage_log_entry *settle_log;
 	struct delayed_work settle_work;
 	u8 settle_tries;
+	bool switched_out;
 	bool shut_pending;
 	u8 shut_reason;
 	u8 running;
@@ -478,6 +485,13 @@ struct prepage_mm {
  * @window_discard:	a window was reset or its tables replaced, or is
  *			not to be counted: forget what was prepaged for it,
  *			without counting; its prepagers are done
+ * @switch_out:		the app left the foreground, and its last window is
+ *			settled: forget what it used since, so that its next
+ *			window counts only what that switch uses. Only for
+ *			a backend that @walks_mm: called with the app's
+ *			mmap lock held for reading (tried, as for
+ *			@window_close), no window open and no prepager
+ *			running; NULL if it learns from its log only
  * @table_owns:		whether a table line is one of its lines
  * @table_new:		an empty table, to parse lines into, or NULL
  * @table_parse:	parse one of its lines into a table from
@@ -527,6 +541,7 @@ struct prepage_ops {
 			     struct prepage_log_entry *log, unsigned int nr,
 			     struct prepage_outcome *out);
 	void (*window_discard)(struct prepage_mm *pm);
+	void (*switch_out)(struct prepage_mm *pm);
 	bool (*table_owns)(const char *line);
 	void *(*table_new)(void);
 	int (*table_parse)(void *table, char *line, const struct cred *cred);
@@ -564,6 +579,7 @@ struct prepage_mm *prepage_mm_enter(struct mm_struct *mm);
 void prepage_mm_put(struct prepage_mm *pm);
 int prepage_window_open(struct prepage_mm *pm);
 int prepage_window_close(struct prepage_mm *pm);
+int prepage_switch_out(struct prepage_mm *pm);
 void prepage_window_counts(struct prepage_mm *pm,
 			   const struct prepage_ops *ops,
 			   struct prepage_outcome *out);

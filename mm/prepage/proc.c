@@ -196,13 +196,17 @@ int prepage_show_stat(struct seq_file *m, struct mm_struct *mm)
 	return 0;
 }
 
-enum prepage_verb { PREPAGE_START, PREPAGE_END, PREPAGE_RESET };
+enum prepage_verb {
+	PREPAGE_START, PREPAGE_END, PREPAGE_BACKGROUND, PREPAGE_RESET,
+};
 
 /**
  * prepage_signal() - a switch signal written to /proc/<pid>/prepage
  * @mm:		the address space, held by an mm_count reference
  * @s:		"start" (a switch to the process begins: open a window),
- *		"end" (it is done: close the window, learn from it) or
+ *		"end" (it is done: close the window, learn from it),
+ *		"background" (it left the foreground: what it used since
+ *		its last switch does not count in its next) or
  *		"reset" (drop the tables)
  *
  * Context: the writer's capabilities are checked.
@@ -220,6 +224,8 @@ int prepage_signal(struct mm_struct *mm, const char *s)
 		verb = PREPAGE_START;
 	else if (!strcmp(s, "end"))
 		verb = PREPAGE_END;
+	else if (!strcmp(s, "background"))
+		verb = PREPAGE_BACKGROUND;
 	else if (!strcmp(s, "reset"))
 		verb = PREPAGE_RESET;
 	else
@@ -232,7 +238,7 @@ int prepage_signal(struct mm_struct *mm, const char *s)
 	pm = verb == PREPAGE_START ? prepage_mm_enter(mm) :
 				     prepage_mm_lookup(mm);
 	if (IS_ERR_OR_NULL(pm)) {
-		/* Nothing to end or reset without state. */
+		/* Nothing to end, forget or reset without state. */
 		err = pm ? PTR_ERR(pm) : verb == PREPAGE_END ? -EINVAL : 0;
 		goto out;
 	}
@@ -242,6 +248,9 @@ int prepage_signal(struct mm_struct *mm, const char *s)
 		break;
 	case PREPAGE_END:
 		err = prepage_window_close(pm);
+		break;
+	case PREPAGE_BACKGROUND:
+		err = prepage_switch_out(pm);
 		break;
 	case PREPAGE_RESET:
 		err = prepage_reset(pm);

@@ -552,9 +552,10 @@ static long timed_write(const char *path, const char *val)
  * null_blk device, without readahead: DELAY_MS a page), another waits
  * for it in munmap(), so that every later mmap_read_lock() waits too. An
  * "end" whose window is to be settled (its prepager had nothing to do),
- * a read of the counters, a "start" and disabling prepage all return at
- * once: the settle only tries the lock, and is left to the settle work,
- * then forgotten when the next window opens. Once the app's threads are
+ * a read of the counters, a "background", a "start" and disabling
+ * prepage all return at once: the settle only tries the lock, and is
+ * left to the settle work, then forgotten when the next window opens, as
+ * is what "background" would forget. Once the app's threads are
  * through, prepage can be enabled again.
  */
 TEST(stuck_app)
@@ -623,6 +624,11 @@ TEST(stuck_app)
 	t = now_ms();
 	EXPECT_EQ(1, stat_of("switches"));
 	EXPECT_GT(PROMPT_MS, now_ms() - t);
+	t = timed_write("/proc/self/prepage", "background");
+	EXPECT_LE(0, t);
+	EXPECT_GT(PROMPT_MS, t);
+	/* Its work tries the lock meanwhile, as the next start does. */
+	usleep(200000);
 	t = timed_write("/proc/self/prepage", "start");
 	EXPECT_LE(0, t);
 	EXPECT_GT(PROMPT_MS, t);

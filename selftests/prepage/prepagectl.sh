@@ -127,7 +127,8 @@ test_malformed() {
 # What the kernel refuses is reported, and nothing is loaded.
 test_refused() {
 	"$CTL" dump -p "$PID" > "$WORK/before" &&
-	printf '%s/missing 0:%d\n' "$WORK" "$PSZ" > "$WORK/bad" &&
+	ln -sf "$DATA" "$WORK/link" &&
+	printf '%s/link 0:%d\n' "$WORK" "$PSZ" > "$WORK/bad" &&
 	run 1 "cannot be opened by process $PID" \
 		"$CTL" load -p "$PID" "$WORK/bad" &&
 	printf '%s 0:%d target=0:%d\n' "$ESC" "$PSZ" $((2 * PSZ)) > "$WORK/bad" &&
@@ -147,12 +148,16 @@ test_disabled() {
 	return $ret
 }
 
-# One window, counted once; a second end is refused.
+# One window, counted once; a second end is refused, as is a
+# "background" in the window, not after it.
 test_switch_stat() {
 	sw=$(stat_of switches)
 	run 0 "" "$CTL" switch -p "$PID" start &&
 	grep -qx "state switching" "/proc/$PID/prepage" &&
+	run 1 "process $PID is in a switch window" \
+		"$CTL" switch -p "$PID" background &&
 	run 0 "" "$CTL" switch -p "$PID" end &&
+	run 0 "" "$CTL" switch -p "$PID" background &&
 	run 1 "process $PID has no open switch window" \
 		"$CTL" switch -p "$PID" end &&
 	[ "$(stat_of switches)" = $((sw + 1)) ] &&
@@ -375,8 +380,9 @@ trace_cmd_filter() {
 	! grep -q prepage_ "$WORK/out"
 }
 
-# A table made before its file changed (a system update): load drops the
-# file's line, says so, and loads the rest; file_stale counts the line.
+# A table made before its file changed (a system update), or went (an app
+# update): load drops the file's line, says so (naming the first line
+# whose file is gone), and loads the rest; file_stale counts the line.
 test_stale() {
 	upd="$WORK/updated"
 	dd if=/dev/zero of="$upd" bs="$PSZ" count=8 2>/dev/null &&
@@ -399,7 +405,16 @@ test_stale() {
 	# The same table, not stale, loads silently.
 	run 0 "" "$CTL" load -p "$PID" "$WORK/t" &&
 	[ ! -s "$WORK/err" ] &&
-	[ "$(stat_of files)" = 1 ]
+	[ "$(stat_of files)" = 1 ] || return 1
+	# An app update renamed a directory: its line goes, the rest loads.
+	stale=$(stat_of file_stale)
+	printf '\nanon 0x10000:2 target=1 timeout=3\n%s 0:%d\n%s 0:%d\n' \
+		"$WORK/renamed/lib.so" "$PSZ" "$upd" "$PSZ" > "$WORK/t" &&
+	run 0 "first gone: line 3, $WORK/renamed/lib.so" \
+		"$CTL" load -p "$PID" "$WORK/t" &&
+	[ "$(stat_of file_stale)" = $((stale + 1)) ] &&
+	[ "$(stat_of files)" = 1 ] &&
+	[ "$(stat_of anon_target_pages)" = 2 ]
 }
 
 test_reset() {

@@ -8,7 +8,7 @@
  *	prepagectl load -p PID FILE	load a table (FILE or - for stdin)
  *	prepagectl dump -p PID [-o FILE]
  *	prepagectl reset -p PID
- *	prepagectl switch -p PID start|end
+ *	prepagectl switch -p PID start|end|background
  *	prepagectl stat [-p PID] [--json]
  *	prepagectl replay -p PID FILE
  *
@@ -99,8 +99,10 @@ static const char usage_text[] =
 "                            the process: replaces the tables it has lines for\n"
 "  dump -p PID [-o FILE]     write the process's tables (loads back unchanged)\n"
 "  reset -p PID              close an open window uncounted, drop the tables\n"
-"  switch -p PID start|end   signal a switch to the process, or its end;\n"
-"                            an end returns once the window is counted\n"
+"  switch -p PID start|end|background\n"
+"                            signal a switch to the process, its end, or\n"
+"                            that it left the foreground; an end returns\n"
+"                            once the window is counted\n"
 "  stat [-p PID] [--json]    counters of one process, or of every process\n"
 "                            with a prepage state and of the whole system\n"
 "  replay -p PID FILE        bring the table's target pages in from userspace:\n"
@@ -268,6 +270,7 @@ struct range {
 };
 
 struct line {
+	int lineno;			/* in the table, from 1 */
 	bool anon;
 	char *path;			/* unescaped, in the line's buffer */
 	struct range *cand, *target;	/* file: byte ranges */
@@ -502,6 +505,7 @@ static void table_lines(const char *buf, const char *name,
 				err = parse_line(t, &l);
 				if (err)
 					fatal(EXIT_USAGE, "%s:%d: %s", name, lineno, err);
+				l.lineno = lineno;
 				if (pass)
 					fn(&l, arg);
 				else
@@ -576,6 +580,24 @@ static unsigned long long kv_get(struct kv *kv, int n, const char *key)
 	return 0;
 }
 
+/* The first line of a table whose file is gone, and its path. */
+struct gone {
+	int lineno;		/* 0 if none is */
+	char path[PATH_MAX];
+};
+
+static void gone_one(struct line *l, void *arg)
+{
+	struct gone *g = arg;
+	struct stat st;
+
+	if (g->lineno || l->anon || !lstat(l->path, &st) ||
+	    (errno != ENOENT && errno != ENOTDIR))
+		return;
+	g->lineno = l->lineno;
+	snprintf(g->path, sizeof(g->path), "%s", l->path);
+}
+
 /* The file_stale counter of the process, or -1. */
 static long long stale_lines(int pid)
 {
@@ -610,7 +632,6 @@ static int cmd_load(int pid, const char *file)
 		case ENOSPC:
 			fatal(EXIT_REFUSED, "%s: %s; nothing was loaded", file,
 			      "more ranges than file/max_extents or pages than anon/max_pages");
-		case ENOENT:
 		case ELOOP:
 		case EACCES:
 			fatal(EXIT_REFUSED, "%s: %s %d: %s; nothing was loaded", file,
@@ -621,11 +642,19 @@ static int cmd_load(int pid, const char *file)
 		}
 	}
 	close(fd);
-	/* The kernel drops the lines of a file changed since: say so. */
+	/* The kernel drops the lines of a file changed or gone: say so. */
 	if (stale >= 0) {
 		long long now = stale_lines(pid);
+		struct gone g = {};
 
 		if (now > stale)
+			table_lines(buf, file, gone_one, &g);
+		if (now > stale && g.lineno)
+			note("%s: %lld stale line(s) dropped: %s; first gone: line %d, %s",
+			     file, now - stale,
+			     "the file changed (ino=, size= or ctime=) or is gone",
+			     g.lineno, g.path);
+		else if (now > stale)
 			note("%s: %lld stale line(s) dropped: %s", file,
 			     now - stale,
 			     "the file changed since (ino=, size= or ctime=)");
@@ -666,6 +695,9 @@ static int cmd_signal(int pid, const char *what)
 	if (write(fd, what, strlen(what)) < 0) {
 		if (errno == EINVAL && !strcmp(what, "end"))
 			fatal(EXIT_REFUSED, "process %d has no open switch window", pid);
+		if (errno == EBUSY && !strcmp(what, "background"))
+			fatal(EXIT_REFUSED, "process %d is in a switch window: end it first",
+			      pid);
 		refused(pid, what, errno);
 	}
 	close(fd);
@@ -1790,7 +1822,8 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "reset") && !argc)
 		return cmd_signal(pid, "reset");
 	if (!strcmp(cmd, "switch") && argc == 1 &&
-	    (!strcmp(argv[0], "start") || !strcmp(argv[0], "end")))
+	    (!strcmp(argv[0], "start") || !strcmp(argv[0], "end") ||
+	     !strcmp(argv[0], "background")))
 		return cmd_signal(pid, argv[0]);
 	print_usage(EXIT_USAGE);
 	return EXIT_USAGE;
