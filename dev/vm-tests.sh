@@ -44,6 +44,9 @@ kunit_again="mount -t debugfs none /sys/kernel/debug 2>/dev/null; \
 echo 1 >/sys/kernel/mm/prepage/enabled && echo run >$k/run; \
 echo 0 >/sys/kernel/mm/prepage/enabled"
 
+# The debug kernel's tasks may block that much longer, too.
+export VM_HUNG_SECONDS=$(( ${VM_HUNG_SECONDS:-60} * scale ))
+
 set +e
 t0=$(date +%s)
 "$ROOT/dev/vm.sh" -k -t "${VM_TIMEOUT:-900}" -l "$log" -x "$ROOT/dev/toggle-stress.sh" -- \

@@ -17,6 +17,9 @@
 #   With no COMMAND, an interactive shell on the serial console.
 #   DEBUG=1 boots the debug kernel (build/obj-debug). VM_DISK_SIZE sizes
 #   the scratch disk (256M); VM_DISK_TREE fills it with a directory tree.
+#   A task blocked for VM_HUNG_SECONDS (60) is reported by the kernel and
+#   fails the run; 30 s before the timeout the guest dumps its blocked
+#   tasks (sysrq-w), shown if the VM then times out.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -120,7 +123,7 @@ accel=(-accel "tcg,thread=${VM_TCG_THREAD:-single}" -cpu max)
 qemu=(qemu-system-x86_64 "${accel[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1024}"
       -kernel "$kernel" -initrd "$stage.cpio.gz" -nographic -no-reboot
       -drive "file=$disk,if=virtio,format=raw,cache=unsafe${VM_DISK_OPTS:+,$VM_DISK_OPTS}"
-      -append "console=ttyS0 panic=-1 oops=panic rdinit=/init acpi=noirq ${VM_APPEND:-}"
+      -append "console=ttyS0 panic=-1 oops=panic rdinit=/init acpi=noirq sysctl.kernel.hung_task_timeout_secs=${VM_HUNG_SECONDS:-60} PREPAGE_VM_TIMEOUT=$((interactive ? 0 : timeout)) ${VM_APPEND:-}"
       ${VM_QEMU_ARGS:-})
 
 if [ "$interactive" = 1 ]; then
@@ -133,6 +136,10 @@ timeout --foreground -k 10 "$timeout" "${qemu[@]}" </dev/null >"$out" 2>&1
 qrc=$?
 set -e
 tr -d '\r' <"$out" >"$out.tmp" && mv "$out.tmp" "$out"
+# Stack traces name their functions (the test kernel has no kallsyms).
+if [ -f "$KOBJ/System.map" ]; then
+	"$ROOT/dev/symbolize.py" "$KOBJ/System.map" <"$out" >"$out.tmp" && mv "$out.tmp" "$out"
+fi
 [ -n "$log" ] && cp "$out" "$log"
 # Guest output between the init banner and the exit line goes to stdout.
 sed -n '/^PREPAGE-GUEST: /,/^PREPAGE-GUEST-EXIT: /p' "$out"
@@ -141,9 +148,14 @@ if [ -z "$rc" ]; then
 	[ "$qrc" = 124 ] && echo "vm: timed out after ${timeout}s" >&2
 	echo "vm: the guest did not report an exit status (qemu rc=$qrc); console tail:" >&2
 	tail -n 40 "$out" >&2
+	# The guest's dump of its blocked tasks before the timeout, if it made one.
+	if grep -q 'Show Blocked State' "$out"; then
+		echo "vm: the blocked tasks (sysrq-w)${log:+; the whole console log is $log}:" >&2
+		sed -n '/Show Blocked State/,$p' "$out" | head -n 200 >&2
+	fi
 	exit 125
 fi
-problems='Kernel panic|BUG:|WARNING:|Oops|KASAN|unreferenced object|new suspected memory leak|possible recursive locking|circular locking'
+problems='Kernel panic|BUG:|WARNING:|Oops|KASAN|unreferenced object|new suspected memory leak|possible recursive locking|circular locking|blocked for more than'
 if grep -qE "$problems" "$out"; then
 	echo "vm: the kernel reported a problem:" >&2
 	grep -nE -A20 "$problems" "$out" | head -80 >&2

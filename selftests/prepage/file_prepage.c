@@ -1035,7 +1035,8 @@ struct caps {
 /*
  * The tables and counters reveal page cache residency: another user may
  * neither read nor write them, and every reader and writer needs
- * CAP_SYS_NICE, also over its own process.
+ * CAP_SYS_NICE, also over its own process; with it and ptrace read
+ * access, a manager of another user needs nothing more.
  */
 TEST_F(prepage, permissions)
 {
@@ -1129,6 +1130,50 @@ TEST_F(prepage, permissions)
 				    WEXITSTATUS(status));
 	/* Nothing the children did reached the parent. */
 	EXPECT_EQ(0, read_key("/proc/self/prepage_stat", "switches"));
+
+	/*
+	 * A manager of another user, as the ActivityManager (the system
+	 * user) is of the apps: CAP_SYS_NICE and ptrace read access, but no
+	 * DAC override. The files are not the manager's, and it may use
+	 * them all the same: the checks are those of their open, not the
+	 * mode (as timerslack_ns's).
+	 */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct caps c = { .hdr = { .version = _LINUX_CAPABILITY_VERSION_3 } };
+		char buf[256];
+		int fd;
+
+		if (prctl(PR_SET_KEEPCAPS, 1) || setgid(1000) || setuid(1000))
+			_exit(10);
+		c.data[CAP_TO_INDEX(CAP_SYS_NICE)].effective |=
+			CAP_TO_MASK(CAP_SYS_NICE);
+		c.data[CAP_TO_INDEX(CAP_SYS_NICE)].permitted |=
+			CAP_TO_MASK(CAP_SYS_NICE);
+		c.data[CAP_TO_INDEX(CAP_SYS_PTRACE)].effective |=
+			CAP_TO_MASK(CAP_SYS_PTRACE);
+		c.data[CAP_TO_INDEX(CAP_SYS_PTRACE)].permitted |=
+			CAP_TO_MASK(CAP_SYS_PTRACE);
+		if (syscall(SYS_capset, &c.hdr, c.data))
+			_exit(11);
+		if (write_str(path[0], "start") || write_str(path[0], "end"))
+			_exit(12);
+		if (read_file(path[2], buf, sizeof(buf)) <= 0)
+			_exit(13);
+		fd = open(path[1], O_RDONLY);
+		if (fd < 0)
+			_exit(14);
+		close(fd);
+		/* What it has not: another user's own files stay closed. */
+		if (open("/proc/1/environ", O_RDONLY) >= 0 || errno != EACCES)
+			_exit(15);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status) TH_LOG("the manager of another user failed at step %d",
+				    WEXITSTATUS(status));
+	EXPECT_EQ(1, read_key("/proc/self/prepage_stat", "switches"));
 }
 
 /* The child of TEST(table_after_exec): shares its parent's mm until exec. */
