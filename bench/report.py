@@ -176,46 +176,67 @@ def switch_index(measured):
     return index
 
 
-def cluster_bootstrap(trials, resamples=RESAMPLES, seed=SEED):
-    """The geometric mean ratio of @trials (per trial, its rounds' [sum of
-    the log ratios, how many]) and its 95% percentile interval from
-    @resamples two-stage resamples with replacement: the trials, then the
-    rounds within each trial drawn (each trial runs a mode with its own
-    memory cgroup and balloon, and its rounds carry memory state from one
-    to the next). (ratio, low, high); low and high None with fewer than
-    two rounds in all."""
-    sums = [s for t in trials for s, _ in t]
-    ns = [n for t in trials for _, n in t]
-    est = math.exp(sum(sums) / sum(ns))
-    if len(sums) < 2:
-        return est, None, None
+def geo_ratio(clusters):
+    """The geometric mean of the ratios of @clusters' switches (each
+    cluster [sum of the log ratios, switches, sum of A's latencies, sum
+    of B's])."""
+    return math.exp(sum(c[0] for c in clusters) / sum(c[1] for c in clusters))
+
+
+def mean_ratio(clusters):
+    """A's mean latency over B's, over the switches of @clusters (as
+    geo_ratio()'s): the ratio of what a user waits in all."""
+    b = sum(c[3] for c in clusters)
+    return sum(c[2] for c in clusters) / b if b else float("nan")
+
+
+def cluster_bootstrap(trials, stats=(geo_ratio,), resamples=RESAMPLES,
+                      seed=SEED):
+    """Each estimate of @stats (functions of a list of clusters) over
+    @trials (per trial, its rounds' clusters) and its 95% percentile
+    interval from @resamples two-stage resamples with replacement: the
+    trials, then the rounds within each trial drawn (each trial runs a
+    mode with its own memory cgroup and balloon, and its rounds carry
+    memory state from one to the next); every estimate is read from the
+    same resamples. [(estimate, low, high)], low and high None with fewer
+    than two rounds in all."""
+    flat = [c for t in trials for c in t]
+    ests = [f(flat) for f in stats]
+    if len(flat) < 2:
+        return [(e, None, None) for e in ests]
     rng = random.Random(seed)
-    boots = []
+    boots = [[] for _ in stats]
     for _ in range(resamples):
-        tot = cnt = 0
+        pick = []
         for t in rng.choices(trials, k=len(trials)):
-            for s, n in rng.choices(t, k=len(t)):
-                tot += s
-                cnt += n
-        boots.append(math.exp(tot / cnt))
-    boots.sort()
-    return est, pct(boots, 2.5), pct(boots, 97.5)
+            pick.extend(rng.choices(t, k=len(t)))
+        for b, f in zip(boots, stats):
+            b.append(f(pick))
+    out = []
+    for e, b in zip(ests, boots):
+        b.sort()
+        out.append((e, pct(b, 2.5), pct(b, 97.5)))
+    return out
 
 
 def compare(index, a, b):
     """Mode @b against the reference @a (@index from switch_index()),
-    switch by switch: the geometric mean of lat_a / lat_b (above 1: @b is
-    faster) with its 95% interval, the switches of one round of one
-    trial resampled together (they share the memory state). None if no
-    switch ran in both."""
+    switch by switch over the switches that ran in both: the geometric
+    mean of lat_a / lat_b (above 1: @b is faster), which weighs every
+    switch alike, and the ratio of their mean latencies (what a user
+    waits in all, which long switches weigh in), each with its 95%
+    interval, the switches of one round of one trial resampled together
+    (they share the memory state). None if no switch ran in both."""
     sa, sb = index.get(a, {}), index.get(b, {})
     clusters = {}
     for key in sa.keys() & sb.keys():
         if sa[key] <= 0 or sb[key] <= 0:
             continue
-        c = clusters.setdefault((key[0], key[3]), [0.0, 0])
+        c = clusters.setdefault((key[0], key[3]), [0.0, 0, 0.0, 0.0])
         c[0] += math.log(sa[key] / sb[key])
         c[1] += 1
+        c[2] += sa[key]
+        c[3] += sb[key]
     if not clusters:
         return None
     # In a fixed order: the resamples draw by position.
@@ -223,11 +244,14 @@ def compare(index, a, b):
     for k in sorted(clusters, key=str):
         trials.setdefault(k[0], []).append(clusters[k])
     tr = [trials[t] for t in sorted(trials, key=str)]
-    est, low, high = cluster_bootstrap(tr)
+    (est, low, high), (mest, mlow, mhigh) = cluster_bootstrap(
+        tr, (geo_ratio, mean_ratio))
     return {"b": b, "a": a, "ratio": est, "ci_low": low, "ci_high": high,
-            "pairs": sum(n for t in tr for _, n in t),
-            "clusters": sum(len(t) for t in tr), "trials": len(tr),
-            "verdict": verdict(low, high)}
+            "verdict": verdict(low, high),
+            "mean_ratio": mest, "mean_ci_low": mlow, "mean_ci_high": mhigh,
+            "mean_verdict": verdict(mlow, mhigh),
+            "pairs": sum(c[1] for t in tr for c in t),
+            "clusters": sum(len(t) for t in tr), "trials": len(tr)}
 
 
 def verdict(low, high):
@@ -240,16 +264,19 @@ def verdict(low, high):
         "B slower" if round(high, 2) < 1 else "no difference"
 
 
-def fmt_ci(c, mark=True):
-    """Comparison @c as '1.10x [1.02-1.19]'; with @mark, ' =' after it
-    when the interval contains 1.00 (two blanks when not, to keep a
-    column aligned)."""
+def fmt_ci(c, mark=True, key=""):
+    """Comparison @c as '1.10x [1.02-1.19]' (its geometric mean; with
+    @key "mean_", its ratio of means); with @mark, ' =' after it when the
+    interval contains 1.00 (two blanks when not, to keep a column
+    aligned)."""
     if c is None:
         return "-"
-    if c["ci_low"] is None:
-        return f"{c['ratio']:.2f}x" + ("  " if mark else "")
-    return (f"{c['ratio']:.2f}x [{c['ci_low']:.2f}-{c['ci_high']:.2f}]"
-            + ((" =" if c["verdict"] == "no difference" else "  ")
+    est = c[key + "ratio"]
+    low, high = c[key + "ci_low"], c[key + "ci_high"]
+    if low is None:
+        return f"{est:.2f}x" + ("  " if mark else "")
+    return (f"{est:.2f}x [{low:.2f}-{high:.2f}]"
+            + ((" =" if c[key + "verdict"] == "no difference" else "  ")
                if mark else ""))
 
 
@@ -422,6 +449,10 @@ def summarize(recs):
         s["speedup_vs_baseline_geo"] = c and c["ratio"]
         s["speedup_vs_baseline_ci_low"] = c and c["ci_low"]
         s["speedup_vs_baseline_ci_high"] = c and c["ci_high"]
+        # The same switches' mean latencies: what a user waits in all.
+        s["speedup_vs_baseline_mean"] = c and c["mean_ratio"]
+        s["speedup_vs_baseline_mean_ci_low"] = c and c["mean_ci_low"]
+        s["speedup_vs_baseline_mean_ci_high"] = c and c["mean_ci_high"]
         s["ratio_to_ideal"] = ratio(s["mean_ms"], ideal) if ideal else None
         # Paired by trial: the modes of a trial run one after the other,
         # so that a slow stretch of the host slows a trial's modes alike
@@ -499,7 +530,7 @@ def fmt(v, spec=".1f", pctg=False):
 
 def table(summary):
     cols = ["mode", "mean ms", "median", "p95", "trial spread", "vs base",
-            "by trial", "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
+            "vs base (mean)", "by trial", "/ideal", "file P", "file R", "anon P", "anon R", "MB/sw",
             "waste MB/sw", "evict f/a", "late f/a", "out/sw",
             "stops b/p/c/n", "sat out f/a", "anon T/C",
             "pref ms/sw", "pref CPUs", "kswapd ms/sw", "TLB IPI/sw",
@@ -515,6 +546,8 @@ def table(summary):
                      fmt_ci(s["vs_baseline"]) if s.get("vs_baseline") else
                      fmt(s["speedup_vs_baseline"], ".2f") + "x"
                      if s["speedup_vs_baseline"] else "-",
+                     fmt_ci(s["vs_baseline"], key="mean_")
+                     if s.get("vs_baseline") else "-",
                      spread(s["speedup_by_trial"]),
                      fmt(s["ratio_to_ideal"], ".2f"),
                      fmt(s["file_precision"], pctg=True),
@@ -585,13 +618,17 @@ def pairs_table(summary):
     """The paired comparisons (summary["pairs"], from compare())."""
     rows = [[f"{c['b']} vs {c['a']}", f"{c['ratio']:.2f}x",
              "-" if c["ci_low"] is None else
-             f"{c['ci_low']:.2f}-{c['ci_high']:.2f}",
-             c["pairs"], c["clusters"], c["verdict"]]
+             f"{c['ci_low']:.2f}-{c['ci_high']:.2f}", c["verdict"],
+             f"{c['mean_ratio']:.2f}x",
+             "-" if c["mean_ci_low"] is None else
+             f"{c['mean_ci_low']:.2f}-{c['mean_ci_high']:.2f}",
+             c["mean_verdict"], c["pairs"], c["clusters"]]
             for c in summary.get("pairs", [])]
     if not rows:
         return None
-    return render(["B vs A", "ratio", "95% CI", "pairs", "clusters",
-                   "verdict"], rows)
+    return render(["B vs A", "geo mean", "95% CI", "verdict",
+                   "mean ratio", "95% CI", "verdict", "pairs", "clusters"],
+                  rows)
 
 
 def bands(counts):
@@ -958,6 +995,9 @@ def main():
         keys = ["mean_ms", "median_ms", "p95_ms", "stdev_ms",
                 "speedup_vs_baseline", "speedup_vs_baseline_geo",
                 "speedup_vs_baseline_ci_low", "speedup_vs_baseline_ci_high",
+                "speedup_vs_baseline_mean",
+                "speedup_vs_baseline_mean_ci_low",
+                "speedup_vs_baseline_mean_ci_high",
                 "ratio_to_ideal", "file_precision",
                 "file_recall", "anon_precision", "anon_recall",
                 "prepaged_mb_per_switch", "wasted_mb_per_switch",
@@ -997,9 +1037,11 @@ def main():
             print("\nPaired comparisons (95% CI, two-stage bootstrap: "
                   "trials, then rounds within them):")
             print(pt)
-            print("(ratio = A's latency over B's, switch by switch "
-                  "(trial, sequence, app, round), geometric mean:\n above "
-                  "1.00 B is faster; pairs = switches in both, clusters = "
+            print("(geo mean = A's latency over B's, switch by switch "
+                  "(trial, sequence, app, round), geometric mean;\n mean "
+                  "ratio = A's mean latency over B's, over the same "
+                  "switches: what a user waits in all;\n above 1.00 B is "
+                  "faster; pairs = switches in both, clusters = "
                   f"(trial, round)s; {RESAMPLES} resamples)")
         var = [(m, s["speedup_vs_base_mode_by_trial"])
                for m, s in summary["modes"].items()
@@ -1077,7 +1119,9 @@ def main():
         print(overhead_table(summary["overhead_icount"], unit="insn"))
     print(f"\n(vs base = baseline's latency over the mode's, switch by "
           f"switch, geometric mean [95% CI, two-stage bootstrap over trials\n"
-          f" and their rounds]; = : the "
+          f" and their rounds]; vs base (mean) = baseline's mean latency "
+          f"over the mode's, the same switches [95% CI, the same\n"
+          f" resamples]; = : the "
           f"95% interval contains 1.00: no difference;\n"
           f" by trial = the speedup against baseline of each trial, "
           f"paired, lowest-highest;\n P = precision, R = recall; MB/sw = prepaged per switch; pref = "
