@@ -1207,6 +1207,39 @@ static void anon_swap_cache_done(struct folio *folio, bool new)
 }
 #endif
 
+/*
+ * Whether the fault that maps @folio, found in the swap cache (read by
+ * someone else), at @addr of @vma would copy it (ksm_might_need_to_copy()):
+ * a KSM folio, or one that the anon_vma of another process owns, or at
+ * another index (a KSM page swapped out loses its KSM flag, and whoever
+ * swaps it in first owns the folio). Read under the folio lock, as the
+ * fault does; a folio whose lock is taken counts as one that would be
+ * copied. Every KSM folio does (without the stable node the fault
+ * checks, which KSM keeps to itself): the app's fault maps it.
+ */
+static bool anon_fault_would_copy(struct folio *folio,
+				  struct vm_area_struct *vma,
+				  unsigned long addr)
+{
+	struct anon_vma *anon_vma;
+	bool copy;
+
+	if (folio_test_large(folio))
+		return false;
+	if (!folio_trylock(folio))
+		return true;
+	anon_vma = folio_anon_vma(folio);
+	if (folio_test_ksm(folio))
+		copy = true;
+	else if (!anon_vma)
+		copy = false;
+	else
+		copy = folio->index != linear_page_index(vma, addr) ||
+		       !vma->anon_vma || anon_vma->root != vma->anon_vma->root;
+	folio_unlock(folio);
+	return copy;
+}
+
 #ifdef CONFIG_PER_VMA_LOCK
 /* The lock a prepager faults @addr of @mm under: its VMA's. */
 static struct vm_area_struct *anon_fault_lock(struct mm_struct *mm,
@@ -1251,8 +1284,8 @@ static void anon_fault_unlock(struct vm_area_struct *vma)
  * page is read into the swap cache first (anon_swap_cache_read()), so
  * that the fault only maps it: it allocates nothing that could reclaim
  * or kill. A page found in the swap cache was read by someone else (the
- * app's fault, readahead): mapping it is not prepaging it; a KSM page
- * found there is left to the app.
+ * app's fault, readahead): mapping it is not prepaging it; one the
+ * fault would copy (anon_fault_would_copy()) is left to the app.
  * Return: %ANON_FAULT_READ if this call read the page in and it is mapped
  * now, %ANON_FAULT_MAPPED if it is mapped now but was read by someone
  * else, %ANON_FAULT_READ_ONLY if this call read it and someone else (the
@@ -1289,12 +1322,11 @@ again:
 		return read ? ANON_FAULT_READ_ONLY : ANON_FAULT_NONE;
 	}
 	/*
-	 * A KSM folio found in the swap cache may have to be copied for
-	 * this VMA (ksm_might_need_to_copy()): an allocation that could
-	 * reclaim, at idle priority, under the app's VMA lock. The app's
-	 * own fault maps it.
+	 * A folio found in the swap cache that the fault would copy for
+	 * this VMA is the app's own fault's to map: the copy allocates, and
+	 * may reclaim, at idle priority, under the app's VMA lock.
 	 */
-	if (!new && folio_test_ksm(folio)) {
+	if (!new && anon_fault_would_copy(folio, vma, addr)) {
 		folio_put(folio);
 		anon_fault_unlock(vma);
 		goto none;

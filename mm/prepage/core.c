@@ -886,6 +886,7 @@ static void prepage_mm_release(struct prepage_mm *pm)
 	settle_log = pm->settle_log;
 	pm->settle_log = NULL;
 	pm->settling = false;
+	WRITE_ONCE(pm->switched_out, false);
 	kvfree(log);
 	kvfree(settle_log);
 	/* Counted in prepage_draining when it was unhashed (@dead). */
@@ -1292,6 +1293,15 @@ static bool prepage_forget_background(struct prepage_mm *pm, bool retry)
 
 	if (!pm->switched_out || pm->settling || pm->shut)
 		return true;
+	/* Its prepagers read the tables: after them (they queue the work). */
+	if (prepage_running(pm))
+		return false;
+	for_each_prepage_ops(ops, i)
+		if (pm->side[i] && ops->switch_out)
+			break;
+	/* Nothing to walk. */
+	if (i == PREPAGE_NR_SIDES)
+		goto done;
 	if (mmget_not_zero(mm)) {
 		locked = mmap_read_trylock(mm);
 		if (!locked && retry) {
@@ -1309,6 +1319,7 @@ static bool prepage_forget_background(struct prepage_mm *pm, bool retry)
 		}
 		mmput_async(mm);
 	}
+done:
 	WRITE_ONCE(pm->switched_out, false);
 	pm->settle_tries = 0;
 	return true;
@@ -1365,13 +1376,16 @@ int prepage_window_open(struct prepage_mm *pm)
 	 */
 	prepage_window_settle(pm, PREPAGE_SETTLE_NOW);
 	/*
-	 * Likewise what the app used since it left the foreground, if its
-	 * settle work did not forget it yet; it counts in this window if
-	 * the app's mmap lock is contended.
+	 * What the app used since it left the foreground, if the settle
+	 * work has not forgotten it yet, counts in this window: the walk
+	 * would race with the app's first accesses in it, and lengthen the
+	 * writer's path.
 	 */
-	if (!pm->settling)
-		prepage_forget_background(pm, false);
-	WRITE_ONCE(pm->switched_out, false);
+	if (pm->switched_out) {
+		WRITE_ONCE(pm->switched_out, false);
+		if (!pm->settling)
+			pm->settle_tries = 0;
+	}
 	if (!pm->log) {
 		struct prepage_log_entry *log;
 
@@ -1624,6 +1638,9 @@ int prepage_window_settle_wait(struct prepage_mm *pm)
 	    prepage_stop_wait(pm, BIT(PREPAGE_NR_SIDES) - 1) == -EINTR)
 		return -EINTR;
 	prepage_window_settle(pm, PREPAGE_SETTLE_TRY);
+	/* And what "background" is to forget, if the lock is free. */
+	if (pm->state != PREPAGE_SWITCHING)
+		prepage_forget_background(pm, true);
 	return 0;
 }
 
@@ -1797,11 +1814,14 @@ int prepage_window_close(struct prepage_mm *pm)
  * settled. The clearing is left to the state's settle work, after the
  * last window is settled, and it never waits for the app's mmap lock: a
  * lock still contended after %PREPAGE_SETTLE_TRIES tries, or when the
- * next window opens, leaves the accesses to count in that window. The
- * caller holds a user of the address space.
+ * next window opens, leaves the accesses to count in that window (the
+ * next window's start never walks: that would race with the app's first
+ * accesses). A reader of the procfs files that comes first does it
+ * itself, as it settles a window. The caller holds a user of the
+ * address space.
  *
- * Return: 0; -EBUSY if a window is open; -EINTR if interrupted by a
- * fatal signal.
+ * Return: 0; -EBUSY if a window is open; -ESRCH if the address space is
+ * gone; -EINTR if interrupted by a fatal signal.
  */
 int prepage_switch_out(struct prepage_mm *pm)
 {
@@ -1809,7 +1829,9 @@ int prepage_switch_out(struct prepage_mm *pm)
 
 	if (mutex_lock_killable(&pm->lock))
 		return -EINTR;
-	if (pm->state == PREPAGE_SWITCHING) {
+	if (READ_ONCE(pm->dead)) {
+		err = -ESRCH;
+	} else if (pm->state == PREPAGE_SWITCHING) {
 		err = -EBUSY;
 	} else if (!pm->switched_out) {
 		WRITE_ONCE(pm->switched_out, true);

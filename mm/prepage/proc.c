@@ -2,8 +2,9 @@
 /*
  * prepage per-process interface: what /proc/<pid>/prepage, prepage_table
  * and prepage_stat show, and what writing them does. Their files are
- * fs/proc/base.c's: opening them checks CAP_SYS_NICE and PTRACE_MODE_READ
- * over the target, as for /proc/<pid>/mem.
+ * fs/proc/base.c's: opening them checks CAP_SYS_NICE, and PTRACE_MODE_READ
+ * over the target to read, PTRACE_MODE_ATTACH to write, as for
+ * /proc/<pid>/mem.
  *
  * The interface is ActivityManager's: every reader and writer needs
  * CAP_SYS_NICE, also of its own process. Otherwise a table naming any
